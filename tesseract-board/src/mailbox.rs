@@ -1,0 +1,36 @@
+//! The byte codes of a padded mailbox, shared by the position and the generators.
+//!
+//! Every mailbox entry is one byte: [`EMPTY`], [`OFFBOARD`] on the padding, or a piece code
+//! `1 + role + 16·colour` ([`crate::Piece::code`]). So a code below [`OFFBOARD`] and nonzero is a piece,
+//! bit 4 is its colour, and the low four bits minus one its role.
+
+use crate::{Color, Role};
+
+/// An empty cell.
+pub const EMPTY: u8 = 0;
+/// A padding entry, off the board.
+pub const OFFBOARD: u8 = 0x80;
+
+/// Whether a code is a piece (neither empty nor off the board).
+#[inline]
+pub const fn is_piece(code: u8) -> bool {
+    code != EMPTY && code < OFFBOARD
+}
+
+/// The colour of a piece code (meaningless for other codes).
+#[inline]
+pub const fn color(code: u8) -> Color {
+    if code & 16 != 0 { Color::Black } else { Color::White }
+}
+
+/// The role of a piece code (meaningless for other codes).
+#[inline]
+pub const fn role(code: u8) -> Role {
+    Role::ALL[((code & 15).wrapping_sub(1) % 9) as usize]
+}
+
+/// The code of a piece of `color` and `role`.
+#[inline]
+pub const fn code(color: Color, role: Role) -> u8 {
+    1 + role as u8 + 16 * color as u8
+}

@@ -1,0 +1,867 @@
+//! [`Position`]: a validated position with a padded mailbox, piece lists and an incremental hash.
+
+use crate::mailbox::{self, EMPTY, OFFBOARD};
+use crate::setup::{PositionError, PositionErrorKind};
+use crate::zobrist::Zobrist;
+use crate::{Cell, Color, Geometry, Move, Piece, Role, Setup, Shape};
+
+/// The most moves any legal position of a supported shape can have, and the capacity of move lists.
+///
+/// Worked out: a side has at most [`Position::max_pieces`] pieces, and no piece has more moves than a
+/// queen in the middle of the board (a promoting pawn has at most 5 destinations × 6 pieces = 30). On the
+/// 5⁴ board a queen has at most 8·2 + 24·2 + 32·2 + 16·2 = 160 moves, and the piece limit there is
+/// 10,240 / 160 = 64 a side (the dense army has 42). Every shape's limit is derived the same way from its
+/// own queen, so this bound holds for every valid position of every shape.
+pub const MAX_MOVES: usize = 10_240;
+
+/// Which rook a castling right belongs to, by side of the king.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Toward file a (O-O-O).
+    Queen = 0,
+    /// Toward the last file (O-O).
+    King = 1,
+}
+
+impl CastlingSide {
+    /// The king's file after castling (c or g on 8×8).
+    pub const fn king_to_file(self, side: u8) -> u8 {
+        match self {
+            CastlingSide::Queen => 3,
+            CastlingSide::King => side - 1,
+        }
+    }
+
+    /// The rook's file after castling (d or f on 8×8).
+    pub const fn rook_to_file(self, side: u8) -> u8 {
+        match self {
+            CastlingSide::Queen => 4,
+            CastlingSide::King => side - 2,
+        }
+    }
+}
+
+/// How castling is written: the classic way or the Chess960 way (RULES.md §4, §6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum CastlingMode {
+    /// Classic chess: castling moves as the king's two-step (`e1g1`), rights as `KQkq`.
+    #[default]
+    Standard,
+    /// Chess960: castling as king takes own rook (`e1h1`), rights in X-FEN (or Shredder-FEN on request).
+    Chess960,
+}
+
+/// The castling rooks that keep their rights: at most one per colour and side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Castling {
+    rooks: [[Option<Cell>; 2]; 2],
+}
+
+impl Castling {
+    /// The rook of `color` on `side` that may still castle.
+    #[inline]
+    pub fn rook(&self, color: Color, side: CastlingSide) -> Option<Cell> {
+        self.rooks[color.index()][side as usize]
+    }
+
+    /// Whether no right remains.
+    pub fn is_empty(&self) -> bool {
+        self.rooks.iter().flatten().all(Option::is_none)
+    }
+
+    /// Every rook cell with a right, in cell order.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut v: Vec<Cell> = self.rooks.iter().flatten().flatten().copied().collect();
+        v.sort();
+        v
+    }
+}
+
+/// The en passant state after a double step: the cell passed over and the pawn that may be taken.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EnPassant {
+    /// The cell passed over, where a capturing pawn lands.
+    pub target: Cell,
+    /// The cell of the pawn that double-stepped, removed by the capture.
+    pub victim: Cell,
+}
+
+/// What [`Position::make`] hands back so that [`Position::unmake`] can restore the position exactly.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[must_use = "unmake needs it"]
+pub struct Undo {
+    moved: u8,
+    captured: u8,
+    captured_at: u16,
+    castled: bool,
+    en_passant: Option<EnPassant>,
+    castling: Castling,
+    halfmove: u32,
+    hash: u64,
+}
+
+/// A valid position on a board of any supported shape.
+///
+/// Built from a [`Setup`] by [`Position::from_setup`] (which checks it), from text by
+/// [`Position::from_fen`], or from the start positions in [`crate::start`]. Fields are private: a
+/// `Position` is always valid, and every way to change it keeps it so when given moves that its legal
+/// move generator produced.
+///
+/// Internally the board is a padded mailbox (see [`crate::geometry`]), each side keeps a list of its
+/// pieces' mailbox indices, and the Zobrist hash is updated incrementally by [`Position::make`] and
+/// restored by [`Position::unmake`]. Move generation lives in the `tesseract-movegen` crate; this type
+/// gives it the raw tables through [`Position::mailbox`] and [`Position::piece_list`].
+#[derive(Clone, Debug)]
+pub struct Position {
+    geo: &'static Geometry,
+    keys: &'static Zobrist,
+    mailbox: Box<[u8]>,
+    lists: [Vec<u16>; 2],
+    list_index: Box<[u16]>,
+    kings: [u16; 2],
+    turn: Color,
+    castling: Castling,
+    en_passant: Option<EnPassant>,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+    mode: CastlingMode,
+}
+
+/// Two positions are equal when their boards, side to move, castling rights, en passant state and clocks
+/// are; the castling mode counts only while a castling right remains (it changes nothing else).
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.geo.shape() == other.geo.shape()
+            && self.mailbox == other.mailbox
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && (self.mode == other.mode || self.castling.is_empty())
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// Checks a setup and builds the position, or reports every reason it is not valid.
+    ///
+    /// An en passant cell is kept only when a pawn of the side to move stands where it could capture onto
+    /// it (as modern FEN writers do), so that equal positions hash equally.
+    ///
+    /// # Errors
+    /// [`PositionError`] lists every [`PositionErrorKind`] found and hands the setup back.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{CastlingMode, Color, Piece, Position, Role, Setup, Shape};
+    /// let mut setup = Setup::empty(Shape::TESSERACT);
+    /// setup.put(&[3, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
+    /// let err = Position::from_setup(setup.clone(), CastlingMode::Standard).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid position: black has no king");
+    /// setup.put(&[3, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
+    /// let pos = Position::from_setup(setup, CastlingMode::Standard)?;
+    /// assert_eq!(pos.pieces().count(), 2);
+    /// # Ok::<_, tesseract_board::PositionError>(())
+    /// ```
+    pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        let shape = setup.shape;
+        let geo = shape.geometry();
+        let mut errors = Vec::new();
+        if setup.board.len() != shape.cells() {
+            errors.push(PositionErrorKind::BoardSize { shape, expected: shape.cells(), found: setup.board.len() });
+            return Err(PositionError { errors, setup: Box::new(setup) });
+        }
+        let dims = shape.dims();
+        let n = shape.side() as u8;
+        let mut kings: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        let mut counts = [0usize; 2];
+        for cell in geo.all_cells() {
+            let Some(piece) = setup.piece(cell) else { continue };
+            counts[piece.color.index()] += 1;
+            if !piece.role.exists_in(dims) {
+                errors.push(PositionErrorKind::RoleNotOnBoard { cell: geo.cell_name(cell), role: piece.role, dims });
+                continue;
+            }
+            if piece.role == Role::King {
+                kings[piece.color.index()].push(cell);
+            }
+            if let Some(axis) = piece.role.pawn_axis() {
+                let c = geo.coord(cell, axis);
+                let (last, behind) = match piece.color {
+                    Color::White => (c == n, c < 2),
+                    Color::Black => (c == 1, c > n - 1),
+                };
+                if last {
+                    errors.push(PositionErrorKind::PawnOnPromotionCell {
+                        cell: geo.cell_name(cell),
+                        color: piece.color,
+                        role: piece.role,
+                    });
+                } else if behind {
+                    errors.push(PositionErrorKind::PawnBehindStart {
+                        cell: geo.cell_name(cell),
+                        color: piece.color,
+                        role: piece.role,
+                    });
+                }
+            }
+        }
+        let max = Position::max_pieces(shape);
+        for color in Color::ALL {
+            match kings[color.index()].len() {
+                0 => errors.push(PositionErrorKind::MissingKing { color }),
+                1 => {}
+                count => errors.push(PositionErrorKind::TooManyKings { color, count }),
+            }
+            if counts[color.index()] > max {
+                errors.push(PositionErrorKind::TooManyPieces { color, count: counts[color.index()], max });
+            }
+        }
+        if setup.fullmove == 0 {
+            errors.push(PositionErrorKind::FullmoveZero);
+        }
+        let castling = validate_castling(&setup, &kings, mode, &mut errors);
+        let en_passant = validate_en_passant(&setup, &mut errors);
+        if !errors.is_empty() {
+            return Err(PositionError { errors, setup: Box::new(setup) });
+        }
+
+        let keys = Zobrist::of(shape);
+        let mut pos = Position {
+            geo,
+            keys,
+            mailbox: build_empty_mailbox(geo),
+            lists: [Vec::new(), Vec::new()],
+            list_index: vec![0u16; geo.padded_len()].into(),
+            kings: [0, 0],
+            turn: setup.turn,
+            castling,
+            en_passant,
+            halfmove: setup.halfmove,
+            fullmove: setup.fullmove,
+            hash: 0,
+            mode,
+        };
+        for cell in geo.all_cells() {
+            if let Some(piece) = setup.piece(cell) {
+                let p = geo.padded(cell);
+                pos.mailbox[p] = piece.code();
+                pos.add_to_list(piece.color, p);
+                if piece.role == Role::King {
+                    pos.kings[piece.color.index()] = p as u16;
+                }
+            }
+        }
+        let them = setup.turn.other();
+        if pos.is_attacked(pos.king(them), setup.turn) {
+            return Err(PositionError { errors: vec![PositionErrorKind::OppositeCheck { color: them }], setup: Box::new(setup) });
+        }
+        if let Some(ep) = pos.en_passant {
+            if !pos.could_capture_en_passant(ep.target, setup.turn) {
+                pos.en_passant = None;
+            }
+        }
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+
+    /// The most pieces a side may have on `shape`: what keeps every move list within [`MAX_MOVES`].
+    pub fn max_pieces(shape: Shape) -> usize {
+        let geo = shape.geometry();
+        // The queen's best cell: the most cells reachable along all directions on an empty board.
+        let queen = geo
+            .all_cells()
+            .map(|cell| {
+                geo.directions()
+                    .iter()
+                    .map(|dir| {
+                        let mut at = cell;
+                        let mut k = 0;
+                        while let Some(next) = geo.offset(at, &dir.delta) {
+                            at = next;
+                            k += 1;
+                        }
+                        k
+                    })
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(1)
+            .max(30);
+        (MAX_MOVES / queen).min(shape.cells())
+    }
+
+    /// The shape of the board.
+    #[inline]
+    pub fn shape(&self) -> Shape {
+        self.geo.shape()
+    }
+
+    /// The tables of the board's shape.
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geo
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// How castling is written for this position.
+    #[inline]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// The castling rights.
+    #[inline]
+    pub fn castling(&self) -> Castling {
+        self.castling
+    }
+
+    /// The en passant state, when a pawn of the side to move could capture en passant (pseudo-legally).
+    #[inline]
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move (for the 50-move rule).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The fullmove number.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist hash ([`crate::zobrist`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece on `cell`.
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        Piece::from_code(self.mailbox[self.geo.padded(cell)])
+    }
+
+    /// Every piece with its cell, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        self.geo.all_cells().filter_map(|c| self.piece_at(c).map(|p| (c, p)))
+    }
+
+    /// The cell of the king of `color`.
+    #[inline]
+    pub fn king(&self, color: Color) -> Cell {
+        Cell::new(self.geo.padded_to_cell_table()[self.kings[color.index()] as usize])
+    }
+
+    /// The padded mailbox: one byte per entry (see [`crate::mailbox`]), for move generators.
+    #[inline]
+    pub fn mailbox(&self) -> &[u8] {
+        &self.mailbox
+    }
+
+    /// The mailbox indices of the pieces of `color`, in no particular order, for move generators.
+    #[inline]
+    pub fn piece_list(&self, color: Color) -> &[u16] {
+        &self.lists[color.index()]
+    }
+
+    /// The mailbox index of the king of `color`.
+    #[inline]
+    pub fn king_padded(&self, color: Color) -> usize {
+        self.kings[color.index()] as usize
+    }
+
+    /// The same position as plain data.
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(self.shape());
+        for (cell, piece) in self.pieces() {
+            setup.board[cell.index()] = Some(piece);
+        }
+        setup.turn = self.turn;
+        setup.castling = self.castling.cells();
+        setup.en_passant = self.en_passant.map(|ep| ep.target);
+        setup.halfmove = self.halfmove;
+        setup.fullmove = self.fullmove;
+        setup
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.is_attacked(self.king(self.turn), self.turn.other())
+    }
+
+    /// Whether a piece of colour `by` attacks `cell` (whatever stands on it), by scanning out from the cell
+    /// along every direction and knight leap. Works on any position, before any move generator exists.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{start, Color};
+    /// let pos = start::tesseract(start::Army::Standard);
+    /// let g = pos.geometry();
+    /// assert!(!g.all_cells().any(|c| pos.piece_at(c).is_some_and(|p| pos.is_attacked(c, p.color.other()))));
+    /// ```
+    pub fn is_attacked(&self, cell: Cell, by: Color) -> bool {
+        self.attacked_padded(self.geo.padded(cell), by)
+    }
+
+    fn attacked_padded(&self, at: usize, by: Color) -> bool {
+        let mb = &self.mailbox;
+        for dir in self.geo.directions() {
+            let mut p = at as isize + dir.offset as isize;
+            let mut dist = 1;
+            loop {
+                let code = mb[p as usize];
+                if code == EMPTY {
+                    p += dir.offset as isize;
+                    dist += 1;
+                    continue;
+                }
+                if code != OFFBOARD && mailbox::color(code) == by {
+                    let role = mailbox::role(code);
+                    if role.slide_classes() & (1 << dir.class) != 0 {
+                        return true;
+                    }
+                    if dist == 1 {
+                        if role == Role::King {
+                            return true;
+                        }
+                        if let Some(axis) = role.pawn_axis() {
+                            // The pawn stands at `at + dir`; it captures along `-dir`.
+                            if pawn_captures_along(self.geo, axis, by, &dir.delta.map(|v| -v)) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        let knight = mailbox::code(by, Role::Knight);
+        self.geo.leaps().iter().any(|l| mb[(at as isize + l.offset as isize) as usize] == knight)
+    }
+
+    /// Whether a pawn of `color` stands where it could capture onto `target` (pseudo-legally).
+    fn could_capture_en_passant(&self, target: Cell, color: Color) -> bool {
+        let g = self.geo;
+        let t = g.padded(target) as isize;
+        g.pawn_roles().iter().any(|&role| {
+            let axis = role.pawn_axis().expect("a pawn");
+            let back = t - color.forward() as isize * g.stride(axis) as isize;
+            let code = mailbox::code(color, role);
+            g.capture_axes().iter().any(|&k| {
+                let s = g.stride(k) as isize;
+                self.mailbox[(back + s) as usize] == code || self.mailbox[(back - s) as usize] == code
+            })
+        })
+    }
+
+    /// Whether the position is a dead draw by material: kings alone (RULES.md §2; no other material is
+    /// declared insufficient on these boards).
+    pub fn is_kings_only(&self) -> bool {
+        self.lists[0].len() == 1 && self.lists[1].len() == 1
+    }
+
+    /// The Zobrist hash computed from scratch (the incremental one must always equal it).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0u64;
+        for color in Color::ALL {
+            for &p in &self.lists[color.index()] {
+                let piece = Piece::from_code(self.mailbox[p as usize]).expect("listed cells hold pieces");
+                h ^= self.keys.piece(piece, self.cell_of(p as usize));
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= self.keys.side();
+        }
+        if let Some(ep) = self.en_passant {
+            h ^= self.keys.en_passant(ep.target);
+        }
+        for cell in self.castling.cells() {
+            let color = if self.geo.coord(cell, 1) == 1 { Color::White } else { Color::Black };
+            h ^= self.keys.castling(color, self.geo.coord(cell, 0));
+        }
+        h
+    }
+
+    #[inline]
+    fn cell_of(&self, padded: usize) -> Cell {
+        Cell::new(self.geo.padded_to_cell_table()[padded])
+    }
+
+    #[inline]
+    fn add_to_list(&mut self, color: Color, p: usize) {
+        let list = &mut self.lists[color.index()];
+        self.list_index[p] = list.len() as u16;
+        list.push(p as u16);
+    }
+
+    #[inline]
+    fn remove_from_list(&mut self, color: Color, p: usize) {
+        let list = &mut self.lists[color.index()];
+        let i = self.list_index[p] as usize;
+        let last = list.pop().expect("a listed piece");
+        if i < list.len() {
+            list[i] = last;
+            self.list_index[last as usize] = i as u16;
+        }
+    }
+
+    #[inline]
+    fn move_in_list(&mut self, color: Color, from: usize, to: usize) {
+        let i = self.list_index[from];
+        self.lists[color.index()][i as usize] = to as u16;
+        self.list_index[to] = i;
+    }
+
+    #[inline]
+    fn toggle_castling_hash(&mut self, color: Color, cell: Cell) {
+        self.hash ^= self.keys.castling(color, self.geo.coord(cell, 0));
+    }
+
+    /// Plays `m`, which must be legal in this position, and returns what [`Position::unmake`] needs.
+    ///
+    /// This is the fast, unchecked path for search and perft: it trusts the move. Play moves that come from
+    /// users or the network through the legal generator of `tesseract-movegen` (`play`, `is_legal`).
+    ///
+    /// # Panics
+    /// May panic, or leave a position that breaks the rules, when `m` is not a legal move here; never
+    /// undefined behaviour. In debug builds every call ends with a validity check.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let g = self.geo;
+        let keys = self.keys;
+        let us = self.turn;
+        let them = us.other();
+        let from = g.padded(m.from);
+        let to = g.padded(m.to);
+        let code = self.mailbox[from];
+        debug_assert!(mailbox::is_piece(code) && mailbox::color(code) == us, "no piece of the side to move on the from cell");
+        let role = mailbox::role(code);
+        let mut undo = Undo {
+            moved: code,
+            captured: EMPTY,
+            captured_at: to as u16,
+            castled: false,
+            en_passant: self.en_passant,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if let Some(ep) = self.en_passant.take() {
+            self.hash ^= keys.en_passant(ep.target);
+        }
+        let target = self.mailbox[to];
+        self.halfmove += 1;
+        if role == Role::King && target == mailbox::code(us, Role::Rook) {
+            undo.castled = true;
+            let (king_to, rook_to) = self.castling_destinations(m);
+            let (kt, rt) = (g.padded(king_to), g.padded(rook_to));
+            let (ik, ir) = (self.list_index[from], self.list_index[to]);
+            self.mailbox[from] = EMPTY;
+            self.mailbox[to] = EMPTY;
+            self.mailbox[kt] = code;
+            self.mailbox[rt] = target;
+            self.lists[us.index()][ik as usize] = kt as u16;
+            self.lists[us.index()][ir as usize] = rt as u16;
+            self.list_index[kt] = ik;
+            self.list_index[rt] = ir;
+            self.kings[us.index()] = kt as u16;
+            let king = Piece::new(us, Role::King);
+            let rook = Piece::new(us, Role::Rook);
+            self.hash ^= keys.piece(king, m.from) ^ keys.piece(king, king_to) ^ keys.piece(rook, m.to) ^ keys.piece(rook, rook_to);
+        } else {
+            if mailbox::is_piece(target) {
+                undo.captured = target;
+                self.remove_from_list(them, to);
+                self.hash ^= keys.piece(Piece::new(them, mailbox::role(target)), m.to);
+                self.halfmove = 0;
+            } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) {
+                let victim = undo.en_passant.expect("checked").victim;
+                let vp = g.padded(victim);
+                undo.captured = self.mailbox[vp];
+                undo.captured_at = vp as u16;
+                self.remove_from_list(them, vp);
+                self.mailbox[vp] = EMPTY;
+                self.hash ^= keys.piece(Piece::new(them, mailbox::role(undo.captured)), victim);
+            }
+            self.mailbox[from] = EMPTY;
+            let placed = match m.promotion {
+                Some(promo) => mailbox::code(us, promo),
+                None => code,
+            };
+            self.mailbox[to] = placed;
+            self.move_in_list(us, from, to);
+            self.hash ^= keys.piece(Piece::new(us, role), m.from) ^ keys.piece(Piece::new(us, mailbox::role(placed)), m.to);
+            if role == Role::King {
+                self.kings[us.index()] = to as u16;
+            } else if let Some(axis) = role.pawn_axis() {
+                self.halfmove = 0;
+                let step = g.stride(axis) as isize * us.forward() as isize;
+                if to as isize - from as isize == 2 * step {
+                    let passed = self.cell_of((from as isize + step) as usize);
+                    if self.could_capture_en_passant(passed, them) {
+                        self.en_passant = Some(EnPassant { target: passed, victim: m.to });
+                        self.hash ^= keys.en_passant(passed);
+                    }
+                }
+            }
+        }
+        if !self.castling.is_empty() {
+            self.update_castling_rights(role, us, m);
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = them;
+        self.hash ^= keys.side();
+        #[cfg(debug_assertions)]
+        self.check_validity();
+        undo
+    }
+
+    /// Takes back `m`, which [`Position::make`] played and returned `undo` for, restoring the position and
+    /// its hash exactly.
+    ///
+    /// # Panics
+    /// May panic, or corrupt the position, if `m` and `undo` are not the last move made and its undo.
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        let g = self.geo;
+        let them = self.turn;
+        let us = them.other();
+        let from = g.padded(m.from);
+        let to = g.padded(m.to);
+        if undo.castled {
+            let (king_to, rook_to) = self.castling_destinations(m);
+            let (kt, rt) = (g.padded(king_to), g.padded(rook_to));
+            let (ik, ir) = (self.list_index[kt], self.list_index[rt]);
+            self.mailbox[kt] = EMPTY;
+            self.mailbox[rt] = EMPTY;
+            self.mailbox[from] = mailbox::code(us, Role::King);
+            self.mailbox[to] = mailbox::code(us, Role::Rook);
+            self.lists[us.index()][ik as usize] = from as u16;
+            self.lists[us.index()][ir as usize] = to as u16;
+            self.list_index[from] = ik;
+            self.list_index[to] = ir;
+            self.kings[us.index()] = from as u16;
+        } else {
+            let code = undo.moved;
+            self.mailbox[from] = code;
+            self.mailbox[to] = EMPTY;
+            self.move_in_list(us, to, from);
+            if mailbox::role(code) == Role::King {
+                self.kings[us.index()] = from as u16;
+            }
+            if undo.captured != EMPTY {
+                let at = undo.captured_at as usize;
+                self.mailbox[at] = undo.captured;
+                self.add_to_list(them, at);
+            }
+        }
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.en_passant = undo.en_passant;
+        self.castling = undo.castling;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+        #[cfg(debug_assertions)]
+        self.check_validity();
+    }
+
+    /// Passes the turn (a "null move", for null-move pruning in search); returns what
+    /// [`Position::unmake_null`] needs.
+    ///
+    /// # Panics
+    /// Debug builds panic when the side to move is in check: passing then leaves a king en prise.
+    pub fn make_null(&mut self) -> Undo {
+        debug_assert!(!self.is_check(), "a null move in check");
+        let undo = Undo {
+            moved: EMPTY,
+            captured: EMPTY,
+            captured_at: 0,
+            castled: false,
+            en_passant: self.en_passant,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if let Some(ep) = self.en_passant.take() {
+            self.hash ^= self.keys.en_passant(ep.target);
+        }
+        if self.turn == Color::Black {
+            self.fullmove += 1;
+        }
+        self.halfmove += 1;
+        self.turn = self.turn.other();
+        self.hash ^= self.keys.side();
+        undo
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self, undo: Undo) {
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.en_passant = undo.en_passant;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
+    /// Where king and rook land for a castling move written king-takes-rook.
+    fn castling_destinations(&self, m: Move) -> (Cell, Cell) {
+        let g = self.geo;
+        let side = if g.coord(m.to, 0) > g.coord(m.from, 0) { CastlingSide::King } else { CastlingSide::Queen };
+        let rank = g.coord(m.from, 1);
+        let n = g.side() as u8;
+        let king_to = g.cell(&[side.king_to_file(n), rank]).expect("on the board");
+        let rook_to = g.cell(&[side.rook_to_file(n), rank]).expect("on the board");
+        (king_to, rook_to)
+    }
+
+    fn update_castling_rights(&mut self, role: Role, us: Color, m: Move) {
+        for color in Color::ALL {
+            for side in [CastlingSide::Queen, CastlingSide::King] {
+                let Some(rook) = self.castling.rooks[color.index()][side as usize] else { continue };
+                let king_moved = color == us && role == Role::King;
+                if king_moved || rook == m.from || rook == m.to {
+                    self.castling.rooks[color.index()][side as usize] = None;
+                    self.toggle_castling_hash(color, rook);
+                }
+            }
+        }
+    }
+
+    /// Checks the internal invariants: piece lists agree with the mailbox, kings are where recorded, and
+    /// the incremental hash equals the hash from scratch. Runs after every make and unmake in debug builds.
+    ///
+    /// # Panics
+    /// When an invariant is broken.
+    pub fn check_validity(&self) {
+        for color in Color::ALL {
+            for (i, &p) in self.lists[color.index()].iter().enumerate() {
+                let code = self.mailbox[p as usize];
+                assert!(mailbox::is_piece(code) && mailbox::color(code) == color, "piece list of {color} names an entry without its piece");
+                assert_eq!(self.list_index[p as usize] as usize, i, "piece list index out of step");
+            }
+            assert_eq!(self.mailbox[self.kings[color.index()] as usize], mailbox::code(color, Role::King), "{color} king not where recorded");
+        }
+        assert_eq!(self.hash, self.hash_from_scratch(), "incremental hash differs from the hash from scratch");
+    }
+}
+
+/// Whether a pawn of `color` advancing along `axis` captures along `delta` (one step forward on its axis
+/// and one step along a capture axis).
+fn pawn_captures_along(g: &Geometry, axis: usize, color: Color, delta: &[i8; crate::geometry::MAX_DIMS]) -> bool {
+    if delta[axis] != color.forward() {
+        return false;
+    }
+    let sideways: Vec<usize> = (0..g.dims()).filter(|&a| a != axis && delta[a] != 0).collect();
+    sideways.len() == 1 && g.capture_axes().contains(&sideways[0])
+}
+
+fn build_empty_mailbox(g: &Geometry) -> Box<[u8]> {
+    let mut mb = vec![OFFBOARD; g.padded_len()];
+    for cell in g.all_cells() {
+        mb[g.padded(cell)] = EMPTY;
+    }
+    mb.into()
+}
+
+fn validate_castling(setup: &Setup, kings: &[Vec<Cell>; 2], mode: CastlingMode, errors: &mut Vec<PositionErrorKind>) -> Castling {
+    let g = setup.shape.geometry();
+    let mut castling = Castling::default();
+    let n = g.side() as u8;
+    for &rook in &setup.castling {
+        let err = |reason| PositionErrorKind::Castling { cell: if rook.index() < g.cells() { g.cell_name(rook) } else { rook.to_string() }, reason };
+        if g.dims() != 2 {
+            errors.push(err("there is no castling on this board"));
+            continue;
+        }
+        if rook.index() >= g.cells() {
+            errors.push(err("the cell is not on the board"));
+            continue;
+        }
+        let rank = g.coord(rook, 1);
+        let color = match rank {
+            1 => Color::White,
+            r if r == n => Color::Black,
+            _ => {
+                errors.push(err("a castling rook must stand on its back rank"));
+                continue;
+            }
+        };
+        if setup.piece(rook) != Some(Piece::new(color, Role::Rook)) {
+            errors.push(err("no rook of that side stands there"));
+            continue;
+        }
+        let [king] = kings[color.index()][..] else { continue };
+        if g.coord(king, 1) != rank {
+            errors.push(err("the king is not on its back rank"));
+            continue;
+        }
+        let (kf, rf) = (g.coord(king, 0), g.coord(rook, 0));
+        let side = if rf > kf { CastlingSide::King } else { CastlingSide::Queen };
+        if mode == CastlingMode::Standard && (kf != 5 || n != 8 || (rf != 1 && rf != 8)) {
+            errors.push(err("classic castling needs the king on e and the rook in the corner (use Chess960 mode)"));
+            continue;
+        }
+        let slot = &mut castling.rooks[color.index()][side as usize];
+        if slot.is_some() {
+            errors.push(err("two castling rooks on the same side of the king"));
+            continue;
+        }
+        *slot = Some(rook);
+    }
+    castling
+}
+
+fn validate_en_passant(setup: &Setup, errors: &mut Vec<PositionErrorKind>) -> Option<EnPassant> {
+    let target = setup.en_passant?;
+    let g = setup.shape.geometry();
+    if target.index() >= g.cells() {
+        errors.push(PositionErrorKind::EnPassant { cell: target.to_string(), reason: "the cell is not on the board" });
+        return None;
+    }
+    let mover = setup.turn.other();
+    let n = g.side() as u8;
+    let passed_coord = match mover {
+        Color::White => 3,
+        Color::Black => n - 2,
+    };
+    let mut found = None;
+    for &role in g.pawn_roles() {
+        let axis = role.pawn_axis().expect("a pawn");
+        if g.coord(target, axis) != passed_coord {
+            continue;
+        }
+        let mut fwd = [0i8; crate::geometry::MAX_DIMS];
+        fwd[axis] = mover.forward();
+        let back = fwd.map(|v| -v);
+        let (Some(victim), Some(origin)) = (g.offset(target, &fwd), g.offset(target, &back)) else { continue };
+        if setup.piece(target).is_none() && setup.piece(origin).is_none() && setup.piece(victim) == Some(Piece::new(mover, role)) {
+            found = Some(EnPassant { target, victim });
+            break;
+        }
+    }
+    if found.is_none() {
+        errors.push(PositionErrorKind::EnPassant {
+            cell: g.cell_name(target),
+            reason: "no double step of the side that just moved could have passed over it",
+        });
+    }
+    found
+}

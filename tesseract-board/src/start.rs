@@ -1,0 +1,279 @@
+//! Start positions: Tesseract's three armies (RULES.md §3), classic chess (§5) and the 960 Chess960
+//! positions (§6), by Scharnagl number or by Bodlaender's dice.
+
+use crate::position::CastlingMode;
+use crate::{Cell, Color, Piece, Position, Role, Setup, Shape};
+
+/// The three Tesseract armies, which differ in the width of the pawn band.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Army {
+    /// Pawns on z = 3: 22 pieces a side.
+    Light,
+    /// Pawns on z = 1 and z = 5: 32 pieces a side, as in classic chess.
+    Standard,
+    /// Pawns on z = 1, 3 and 5: 42 pieces a side.
+    Dense,
+}
+
+impl Army {
+    /// All three, lightest first.
+    pub const ALL: [Army; 3] = [Army::Light, Army::Standard, Army::Dense];
+
+    /// The z values of the pawn band.
+    pub const fn band(self) -> &'static [u8] {
+        match self {
+            Army::Light => &[3],
+            Army::Standard => &[1, 5],
+            Army::Dense => &[1, 3, 5],
+        }
+    }
+
+    /// Pieces a side: 12 majors and 10 pawns per band row.
+    pub const fn pieces_per_side(self) -> usize {
+        12 + 10 * self.band().len()
+    }
+
+    /// `light`, `standard` or `dense`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Army::Light => "light",
+            Army::Standard => "standard",
+            Army::Dense => "dense",
+        }
+    }
+}
+
+impl std::str::FromStr for Army {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Army, String> {
+        Army::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| format!("unknown army {s:?}: expected light, standard or dense"))
+    }
+}
+
+/// White's majors on the plate y = 1, w = 1: rows z = 1, 2, 3; x = 1..5 left to right (RULES.md §3).
+const MAJORS: [[Option<Role>; 5]; 3] = {
+    use Role::*;
+    [
+        [Some(Rook), Some(Knight), Some(King), Some(Knight), Some(Rook)],
+        [Some(Unicorn), Some(Bishop), Some(Queen), Some(Bishop), Some(Unicorn)],
+        [None, Some(Dragon), None, Some(Dragon), None],
+    ]
+};
+
+/// The Tesseract start position of an army: White as RULES.md §3 fixes it, Black its point reflection.
+///
+/// ```text
+/// White majors on y = 1, w = 1        White pawns, for every x and every z in the band:
+///   z=3  .  D  .  D  .                  Y-pawn on (x, 2, z, 3)
+///   z=2  U  B  Q  B  U                  W-pawn on (x, 3, z, 2)
+///   z=1  R  N  K  N  R
+///       x=1 2  3  4  5                Black: σ(p) = 6 − p on every axis, colour swapped
+/// ```
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start::{tesseract, Army};
+/// let pos = tesseract(Army::Standard);
+/// assert_eq!(pos.pieces().count(), 64);
+/// ```
+pub fn tesseract(army: Army) -> Position {
+    let mut setup = Setup::empty(Shape::TESSERACT);
+    let mut put = |coords: [u8; 4], color: Color, role: Role| {
+        let c = match color {
+            Color::White => coords,
+            Color::Black => coords.map(|v| 6 - v),
+        };
+        setup.put(&c, Some(Piece::new(color, role)));
+    };
+    for color in Color::ALL {
+        for (zi, row) in MAJORS.iter().enumerate() {
+            for (xi, role) in row.iter().enumerate() {
+                if let Some(role) = *role {
+                    put([xi as u8 + 1, 1, zi as u8 + 1, 1], color, role);
+                }
+            }
+        }
+        for &z in army.band() {
+            for x in 1..=5 {
+                put([x, 2, z, 3], color, Role::YPawn);
+                put([x, 3, z, 2], color, Role::WPawn);
+            }
+        }
+    }
+    Position::from_setup(setup, CastlingMode::Standard).expect("the Tesseract starts are valid")
+}
+
+/// The classic chess start.
+pub fn chess() -> Position {
+    Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").expect("the chess start is valid")
+}
+
+/// A Chess960 back rank, files a..h.
+pub type BackRank = [Role; 8];
+
+/// A Chess960 number out of range, or dice out of range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Chess960Error {
+    /// Scharnagl numbers run 0..=959.
+    #[error("Chess960 positions are numbered 0 to 959, not {0}")]
+    Number(u32),
+    /// Dice sequence numbers run 1..=1920.
+    #[error("dice sequences are numbered 1 to 1920, not {0}")]
+    DiceNumber(u32),
+    /// A die out of its range.
+    #[error("die {index} shows {value}, expected 1 to {max}")]
+    Die {
+        /// Which die, 1..=5.
+        index: usize,
+        /// What it shows.
+        value: u8,
+        /// Its largest value.
+        max: u8,
+    },
+}
+
+const LIGHT_FILES: [usize; 4] = [1, 3, 5, 7]; // b, d, f, h
+const DARK_FILES: [usize; 4] = [0, 2, 4, 6]; // a, c, e, g
+/// The knight pairs among five empty squares, in Scharnagl's order NN---, N-N--, …, ---NN.
+const KNIGHT_PAIRS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+
+/// The back rank of Chess960 position `number` in Scharnagl's numbering (518 is classic chess).
+///
+/// # Errors
+/// [`Chess960Error::Number`] outside 0..=959.
+pub fn chess960_back_rank(number: u32) -> Result<BackRank, Chess960Error> {
+    if number > 959 {
+        return Err(Chess960Error::Number(number));
+    }
+    let mut n = number as usize;
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    rank[LIGHT_FILES[n % 4]] = Some(Role::Bishop);
+    n /= 4;
+    rank[DARK_FILES[n % 4]] = Some(Role::Bishop);
+    n /= 4;
+    place_nth_empty(&mut rank, n % 6, Role::Queen);
+    n /= 6;
+    let (a, b) = KNIGHT_PAIRS[n];
+    let empties: Vec<usize> = (0..8).filter(|&f| rank[f].is_none()).collect();
+    rank[empties[a]] = Some(Role::Knight);
+    rank[empties[b]] = Some(Role::Knight);
+    Ok(finish_rank(rank))
+}
+
+fn place_nth_empty(rank: &mut [Option<Role>; 8], nth: usize, role: Role) {
+    let file = (0..8).filter(|&f| rank[f].is_none()).nth(nth).expect("enough empty squares");
+    rank[file] = Some(role);
+}
+
+/// Rook, king, rook on the three squares left, from a to h.
+fn finish_rank(mut rank: [Option<Role>; 8]) -> BackRank {
+    for role in [Role::Rook, Role::King, Role::Rook] {
+        place_nth_empty(&mut rank, 0, role);
+    }
+    rank.map(|r| r.expect("every square filled"))
+}
+
+/// The back rank from Bodlaender's five dice: light bishop (1–4 on b, d, f, h), dark bishop (1–4 on
+/// a, c, e, g), queen (1–6 among the empty squares), first knight (1–5), second knight (1–4), then rook,
+/// king, rook on the three squares left.
+///
+/// # Errors
+/// [`Chess960Error::Die`] for a die out of its range.
+pub fn chess960_dice(rolls: [u8; 5]) -> Result<BackRank, Chess960Error> {
+    const MAX: [u8; 5] = [4, 4, 6, 5, 4];
+    for (i, (&v, &max)) in rolls.iter().zip(&MAX).enumerate() {
+        if v == 0 || v > max {
+            return Err(Chess960Error::Die { index: i + 1, value: v, max });
+        }
+    }
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    rank[LIGHT_FILES[rolls[0] as usize - 1]] = Some(Role::Bishop);
+    rank[DARK_FILES[rolls[1] as usize - 1]] = Some(Role::Bishop);
+    place_nth_empty(&mut rank, rolls[2] as usize - 1, Role::Queen);
+    place_nth_empty(&mut rank, rolls[3] as usize - 1, Role::Knight);
+    place_nth_empty(&mut rank, rolls[4] as usize - 1, Role::Knight);
+    Ok(finish_rank(rank))
+}
+
+/// The five dice of sequence number 1..=1920 in mixed radix (4, 4, 6, 5, 4), the last die fastest:
+/// 1 → 1,1,1,1,1; 2 → 1,1,1,1,2; 5 → 1,1,1,2,1.
+///
+/// # Errors
+/// [`Chess960Error::DiceNumber`] outside 1..=1920.
+pub fn dice_of_number(number: u32) -> Result<[u8; 5], Chess960Error> {
+    if !(1..=1920).contains(&number) {
+        return Err(Chess960Error::DiceNumber(number));
+    }
+    let mut k = number - 1;
+    let mut rolls = [0u8; 5];
+    for (i, radix) in [(4, 4), (3, 5), (2, 6), (1, 4), (0, 4)] {
+        rolls[i] = (k % radix) as u8 + 1;
+        k /= radix;
+    }
+    Ok(rolls)
+}
+
+/// The Scharnagl number (0..=959) of a Chess960 back rank, or `None` if it is not one.
+pub fn scharnagl_number(rank: &BackRank) -> Option<u32> {
+    (0..960).find(|&n| chess960_back_rank(n).is_ok_and(|r| &r == rank))
+}
+
+/// The Chess960 start position with this back rank (Black mirrors White; castling with both rooks).
+pub fn chess960_position(rank: &BackRank) -> Position {
+    let mut setup = Setup::empty(Shape::CHESS);
+    for (f, &role) in rank.iter().enumerate() {
+        let file = f as u8 + 1;
+        setup.put(&[file, 1], Some(Piece::new(Color::White, role)));
+        setup.put(&[file, 2], Some(Piece::new(Color::White, Role::YPawn)));
+        setup.put(&[file, 7], Some(Piece::new(Color::Black, Role::YPawn)));
+        setup.put(&[file, 8], Some(Piece::new(Color::Black, role)));
+    }
+    let g = Shape::CHESS.geometry();
+    setup.castling = rank
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| **r == Role::Rook)
+        .flat_map(|(f, _)| [g.cell(&[f as u8 + 1, 1]), g.cell(&[f as u8 + 1, 8])])
+        .flatten()
+        .collect::<Vec<Cell>>();
+    setup.castling.sort();
+    Position::from_setup(setup, CastlingMode::Chess960).expect("every Chess960 start is valid")
+}
+
+/// Chess960 start position `number` (Scharnagl, 0..=959), in Chess960 castling mode.
+///
+/// # Errors
+/// [`Chess960Error::Number`] outside 0..=959.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::{fen::CastlingNotation, start};
+/// let pos = start::chess960(518)?;
+/// assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// assert_eq!(pos.fen_with(CastlingNotation::Shredder), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+/// # Ok::<_, start::Chess960Error>(())
+/// ```
+pub fn chess960(number: u32) -> Result<Position, Chess960Error> {
+    Ok(chess960_position(&chess960_back_rank(number)?))
+}
+
+/// A start position named as on the command line: `light`, `standard`, `dense`, `classic` or
+/// `chess960:N` (N in 0..=959).
+///
+/// # Errors
+/// A message saying what is wrong with the name.
+pub fn by_name(name: &str) -> Result<Position, String> {
+    if let Ok(army) = name.parse::<Army>() {
+        return Ok(tesseract(army));
+    }
+    if name == "classic" {
+        return Ok(chess());
+    }
+    if let Some(n) = name.strip_prefix("chess960:") {
+        let number: u32 = n.parse().map_err(|_| format!("chess960:{n}: {n:?} is not a number 0..959"))?;
+        return chess960(number).map_err(|e| e.to_string());
+    }
+    Err(format!("unknown start {name:?}: expected light, standard, dense, classic or chess960:N"))
+}

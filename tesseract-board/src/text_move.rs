@@ -1,0 +1,239 @@
+//! Moves as text, independent of any position (RULES.md §4).
+//!
+//! - 3D and 4D: one digit per coordinate of the from cell, then of the to cell, then an optional upper-case
+//!   promotion letter: `22132313`, `24132513Q` (in 4D, `^[1-5]{8}[QRBNUD]?$` on a 5⁴ board).
+//! - 2D: UCI long algebraic, `e2e4`, `e7e8q`. Castling is the king's two-step (`e1g1`) in classic mode and
+//!   king-takes-own-rook (`e1h1`) in Chess960 mode.
+//!
+//! A [`TextMove`] is only well-formed text: whether it is a legal move is for a position to say
+//! (`tesseract-movegen` resolves it into a [`crate::Move`] or a typed error).
+
+use std::fmt;
+
+use crate::geometry::MAX_DIMS;
+use crate::position::CastlingMode;
+use crate::{Move, Position, Role};
+
+/// A move as text, not yet checked against any position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextMove {
+    dims: u8,
+    from: [u8; MAX_DIMS],
+    to: [u8; MAX_DIMS],
+    promotion: Option<Role>,
+}
+
+/// Why a text is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TextMoveError {
+    /// Empty text.
+    #[error("empty move text")]
+    Empty,
+    /// A character that does not belong at that place.
+    #[error("unexpected {found:?} at offset {offset} of the move text: {expected}")]
+    Unexpected {
+        /// The offset of the character.
+        offset: usize,
+        /// What was found.
+        found: char,
+        /// What belongs there.
+        expected: &'static str,
+    },
+    /// The wrong number of coordinates.
+    #[error("move text of {0} characters: expected 4 or 5 (2D, e2e4), 6 or 7 (3D) or 8 or 9 (4D, 22132313)")]
+    Length(usize),
+}
+
+impl TextMove {
+    /// A text move from 1-based coordinates (one per axis, 1 to 4 axes) and an optional promotion.
+    ///
+    /// # Panics
+    /// If the two cells have different numbers of axes, or more than four.
+    pub fn new(from: &[u8], to: &[u8], promotion: Option<Role>) -> TextMove {
+        assert!(from.len() == to.len() && !from.is_empty() && from.len() <= MAX_DIMS, "from and to need 1..=4 coordinates each");
+        let mut f = [0; MAX_DIMS];
+        let mut t = [0; MAX_DIMS];
+        f[..from.len()].copy_from_slice(from);
+        t[..to.len()].copy_from_slice(to);
+        TextMove { dims: from.len() as u8, from: f, to: t, promotion }
+    }
+
+    /// Parses a move text. The form tells the board: a letter first means 2D UCI, digits mean one digit per
+    /// coordinate (3D or 4D).
+    ///
+    /// # Errors
+    /// [`TextMoveError`] saying where the text goes wrong.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{Role, TextMove};
+    /// let m: TextMove = "24132513Q".parse()?;
+    /// assert_eq!(m.from(), &[2, 4, 1, 3]);
+    /// assert_eq!(m.promotion(), Some(Role::Queen));
+    /// assert_eq!("e7e8q".parse::<TextMove>()?.to_string(), "e7e8q");
+    /// assert!("22132313\n".parse::<TextMove>().is_err());
+    /// # Ok::<_, tesseract_board::TextMoveError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<TextMove, TextMoveError> {
+        let bytes = text.as_bytes();
+        if bytes.is_empty() {
+            return Err(TextMoveError::Empty);
+        }
+        let unexpected = |offset: usize, expected| {
+            let found = text[offset..].chars().next().unwrap_or('?');
+            TextMoveError::Unexpected { offset, found, expected }
+        };
+        if bytes[0].is_ascii_lowercase() {
+            if !(4..=5).contains(&bytes.len()) {
+                return Err(TextMoveError::Length(text.chars().count()));
+            }
+            for (i, expected) in [(0, "a file letter a..i"), (2, "a file letter a..i")] {
+                if !(b'a'..=b'i').contains(&bytes[i]) {
+                    return Err(unexpected(i, expected));
+                }
+            }
+            for i in [1, 3] {
+                if !(b'1'..=b'9').contains(&bytes[i]) {
+                    return Err(unexpected(i, "a rank digit 1..9"));
+                }
+            }
+            let promotion = match bytes.get(4) {
+                None => None,
+                Some(&b) => match Role::from_upper_char((b as char).to_ascii_uppercase(), 2) {
+                    Some(r) if b.is_ascii_lowercase() && Role::PROMOTIONS.contains(&r) => Some(r),
+                    _ => return Err(unexpected(4, "a lower-case promotion letter q, r, b or n")),
+                },
+            };
+            return Ok(TextMove::new(&[bytes[0] - b'a' + 1, bytes[1] - b'0'], &[bytes[2] - b'a' + 1, bytes[3] - b'0'], promotion));
+        }
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return Err(unexpected(0, "a file letter (2D) or a coordinate digit"));
+        }
+        let dims = digits / 2;
+        if digits % 2 != 0 || !(3..=MAX_DIMS).contains(&dims) {
+            if digits < bytes.len() && digits % 2 == 1 {
+                return Err(unexpected(digits, "a coordinate digit"));
+            }
+            return Err(TextMoveError::Length(text.chars().count()));
+        }
+        if let Some(i) = bytes[..digits].iter().position(|&b| b == b'0') {
+            return Err(unexpected(i, "a coordinate digit 1..9"));
+        }
+        let promotion = match &bytes[digits..] {
+            [] => None,
+            [b] => match Role::from_upper_char(*b as char, dims) {
+                Some(r) if Role::PROMOTIONS.contains(&r) => Some(r),
+                _ => return Err(unexpected(digits, "an upper-case promotion letter Q, R, B, N, U or D")),
+            },
+            _ => return Err(unexpected(digits + 1, "the end of the move text")),
+        };
+        let coords: Vec<u8> = bytes[..digits].iter().map(|b| b - b'0').collect();
+        Ok(TextMove::new(&coords[..dims], &coords[dims..], promotion))
+    }
+
+    /// The number of axes of the board the text is written for.
+    #[inline]
+    pub fn dims(&self) -> usize {
+        self.dims as usize
+    }
+
+    /// The from cell's coordinates.
+    #[inline]
+    pub fn from(&self) -> &[u8] {
+        &self.from[..self.dims()]
+    }
+
+    /// The to cell's coordinates.
+    #[inline]
+    pub fn to(&self) -> &[u8] {
+        &self.to[..self.dims()]
+    }
+
+    /// The promotion piece.
+    #[inline]
+    pub fn promotion(&self) -> Option<Role> {
+        self.promotion
+    }
+
+    /// The text of a move in `pos`: in 2D, castling is written as the king's two-step in classic mode and
+    /// as king-takes-rook in Chess960 mode.
+    pub fn from_move(m: Move, pos: &Position) -> TextMove {
+        let g = pos.geometry();
+        let d = g.dims();
+        let from = g.coords(m.from);
+        let mut to = g.coords(m.to);
+        if d == 2 && pos.castling_mode() == CastlingMode::Standard {
+            let king = pos.piece_at(m.from);
+            let rook = pos.piece_at(m.to);
+            if let (Some(k), Some(r)) = (king, rook) {
+                if k.role == Role::King && r.role == Role::Rook && k.color == r.color {
+                    to[0] = if to[0] > from[0] { 7 } else { 3 };
+                }
+            }
+        }
+        TextMove::new(&from[..d], &to[..d], m.promotion)
+    }
+}
+
+impl std::str::FromStr for TextMove {
+    type Err = TextMoveError;
+    fn from_str(s: &str) -> Result<TextMove, TextMoveError> {
+        TextMove::parse(s)
+    }
+}
+
+impl fmt::Display for TextMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.dims == 2 {
+            write!(f, "{}{}{}{}", (b'a' + self.from[0] - 1) as char, self.from[1], (b'a' + self.to[0] - 1) as char, self.to[1])?;
+            if let Some(p) = self.promotion {
+                write!(f, "{}", p.upper_char(2).to_ascii_lowercase())?;
+            }
+        } else {
+            for c in self.from().iter().chain(self.to()) {
+                write!(f, "{c}")?;
+            }
+            if let Some(p) = self.promotion {
+                write!(f, "{}", p.upper_char(self.dims()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for TextMove {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for TextMove {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TextMove, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        TextMove::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Chess960 positions in Shredder-FEN, so that the file letters bring the mode back.
+        let notation = match self.castling_mode() {
+            CastlingMode::Standard => crate::fen::CastlingNotation::XFen,
+            CastlingMode::Chess960 => crate::fen::CastlingNotation::Shredder,
+        };
+        s.serialize_str(&self.fen_with(notation))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Position {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Position::from_fen(&s).map_err(serde::de::Error::custom)
+    }
+}

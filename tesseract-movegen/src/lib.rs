@@ -1,0 +1,4 @@
+//! Legal move generation.
+#![deny(missing_docs)]
+
+pub mod naive;

@@ -1,0 +1,1 @@
+//! The naive generator (being written).
