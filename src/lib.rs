@@ -3,3 +3,4 @@
 #![forbid(unsafe_code)]
 
 pub use tesseract_board as board;
+pub use tesseract_tactoe as tactoe;

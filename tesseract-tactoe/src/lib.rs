@@ -1,0 +1,2 @@
+//! Four Tac Toe (being written).
+#![deny(missing_docs)]
