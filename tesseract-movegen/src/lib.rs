@@ -1,4 +1,57 @@
-//! Legal move generation.
+//! Legal move generation for boards of any dimension: a fast generator, an independent naive one, perft.
+//!
+//! # Examples
+//!
+//! The legal moves of a position, and perft:
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::{legal_moves, perft};
+//! let mut pos = start::tesseract(start::Army::Standard);
+//! assert_eq!(legal_moves(&pos).len(), 226);
+//! assert_eq!(perft(&mut pos, 2), 50_420);
+//! ```
+//!
+//! Playing a move typed by a user, checked:
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::Legal;
+//! let mut pos = start::chess();
+//! let m = pos.parse_move("e2e4")?;
+//! pos.play(m)?;
+//! assert!(pos.parse_move("e2e4").is_err());
+//! # Ok::<_, tesseract_movegen::MoveError>(())
+//! ```
+//!
+//! The naive generator, which shares nothing with the fast one but the board crate's plain data:
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::naive;
+//! let setup = start::chess().to_setup();
+//! assert_eq!(naive::perft(&setup, 2), 400);
+//! ```
+//!
+//! # Design
+//!
+//! Two generators that share no code, and a count that proves them: see [`fast`] for the legal
+//! generator (checks and pins found once per node by scanning out from the king) and [`naive`] for the
+//! reference (pseudo-legal moves from coordinate arithmetic, each played on a copy and kept if the king
+//! is safe). Tests compare them move for move at every node of several trees and on hundreds of random
+//! positions, and both against published perft figures and python-chess.
+//!
+//! # Feature flags
+//! None.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
+pub mod fast;
 pub mod naive;
+mod perft;
+mod rules;
+mod tables;
+
+pub use fast::{
+    AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
+    noisy_moves,
+};
+pub use perft::{divide, divide_parallel, perft, perft_parallel};
+pub use rules::{Legal, MoveError, Outcome};

@@ -1,0 +1,453 @@
+//! The fast legal move generator.
+//!
+//! Per node it scans out from the side to move's king once, along every direction and knight leap, and
+//! records the checkers and the pinned pieces with their pin rays. Then:
+//! - in double check only king moves are generated;
+//! - in single check every other move must capture the checker or land between it and the king;
+//! - a pinned piece moves only along its pin ray (a pinned knight not at all);
+//! - a king move is kept when its destination is not attacked with the king lifted off the board (so a
+//!   slider's ray through the king's old cell counts);
+//! - en passant, which removes two pieces from their cells, is checked by playing it on a scratch copy of
+//!   the mailbox, so a capture that exposes the king along any ray is refused;
+//! - castling (2D) follows the Chess960 rule, which includes classic chess.
+//!
+//! Moves are handed out piece by piece ([`generate`]), so a caller that only counts them ([`count`], the
+//! last ply of perft) never builds a full list; [`legal_moves`] collects them.
+
+use arrayvec::ArrayVec;
+use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
+use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
+
+use crate::tables::{PawnSteps, Tables, pawn_bit};
+
+/// A list of moves with room for the most moves any valid position can have ([`MAX_MOVES`], worked out
+/// in `tesseract_board`).
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// The most moves one piece can have on a supported board: a queen in the middle of a 9⁴ board reaches
+/// 4 cells along each of 80 directions (320); a promoting pawn has at most 5 destinations × 6 pieces.
+pub const MAX_PIECE_MOVES: usize = 320;
+
+/// Which moves a generator call produces, chosen at compile time.
+pub trait GenMode {
+    /// Whether quiet moves (neither captures nor promotions) are produced.
+    const QUIETS: bool;
+}
+
+/// Every legal move.
+#[derive(Debug, Clone, Copy)]
+pub struct AllMoves;
+impl GenMode for AllMoves {
+    const QUIETS: bool = true;
+}
+
+/// Captures (en passant included) and promotions only, for quiescence search.
+#[derive(Debug, Clone, Copy)]
+pub struct Noisy;
+impl GenMode for Noisy {
+    const QUIETS: bool = false;
+}
+
+/// The legal moves of one piece, handed to the callback of [`generate`].
+#[derive(Debug, Clone, Copy)]
+pub struct PieceMoves<'a> {
+    /// The piece's cell.
+    pub from: Cell,
+    /// The piece's kind.
+    pub role: Role,
+    /// Its legal moves (one per promotion piece for a promoting pawn).
+    pub moves: &'a [Move],
+}
+
+type Buf = ArrayVec<Move, MAX_PIECE_MOVES>;
+
+/// What the king scan found.
+struct Node<'a> {
+    t: &'static Tables,
+    pos: &'a Position,
+    mb: &'a [u8],
+    to_cell: &'a [u16],
+    us: Color,
+    them: Color,
+    king: usize,
+    checkers: usize,
+    /// Cells that answer a single check: the checker and the cells between it and the king.
+    targets: ArrayVec<u16, 16>,
+    /// Pinned pieces and the offset of their pin ray.
+    pins: ArrayVec<(u16, i32), 80>,
+}
+
+#[inline]
+fn step(p: usize, off: i32) -> usize {
+    (p as isize + off as isize) as usize
+}
+
+impl<'a> Node<'a> {
+    fn new(pos: &'a Position) -> Node<'a> {
+        let t = Tables::of(pos.shape());
+        let us = pos.turn();
+        let them = us.other();
+        let mb = pos.mailbox();
+        let king = pos.king_padded(us);
+        let mut node = Node {
+            t,
+            pos,
+            mb,
+            to_cell: t.geo.padded_to_cell_table(),
+            us,
+            them,
+            king,
+            checkers: 0,
+            targets: ArrayVec::new(),
+            pins: ArrayVec::new(),
+        };
+        for (i, &off) in t.dirs.iter().enumerate() {
+            let class_bit = 1u8 << t.dir_class[i];
+            let mut q = step(king, off);
+            let mut c = mb[q];
+            while c == EMPTY {
+                q = step(q, off);
+                c = mb[q];
+            }
+            if c == OFFBOARD {
+                continue;
+            }
+            if mailbox::color(c) == them {
+                let adjacent = q == step(king, off);
+                let attacks = t.slides[c as usize] & class_bit != 0
+                    || (adjacent
+                        && (mailbox::role(c) == Role::King
+                            || t.pawn_checks[them.index()][i] & pawn_bit(mailbox::role(c)) != 0));
+                if attacks {
+                    node.checkers += 1;
+                    if node.checkers == 1 {
+                        let mut r = step(king, off);
+                        loop {
+                            node.targets.push(r as u16);
+                            if r == q {
+                                break;
+                            }
+                            r = step(r, off);
+                        }
+                    }
+                }
+            } else {
+                let mut r = step(q, off);
+                let mut c2 = mb[r];
+                while c2 == EMPTY {
+                    r = step(r, off);
+                    c2 = mb[r];
+                }
+                if c2 != OFFBOARD && mailbox::color(c2) == them && t.slides[c2 as usize] & class_bit != 0 {
+                    node.pins.push((q as u16, off));
+                }
+            }
+        }
+        let knight = mailbox::code(them, Role::Knight);
+        for &off in &t.leaps {
+            let q = step(king, off);
+            if mb[q] == knight {
+                node.checkers += 1;
+                if node.checkers == 1 {
+                    node.targets.push(q as u16);
+                }
+            }
+        }
+        node
+    }
+
+    #[inline]
+    fn cell(&self, p: usize) -> Cell {
+        Cell::new(self.to_cell[p])
+    }
+
+    /// Whether a non-king piece may land on `q` as far as check goes.
+    #[inline]
+    fn answers_check(&self, q: usize) -> bool {
+        self.checkers == 0 || self.targets.contains(&(q as u16))
+    }
+
+    #[inline]
+    fn pin_of(&self, p: usize) -> Option<i32> {
+        self.pins.iter().find(|&&(q, _)| q as usize == p).map(|&(_, off)| off)
+    }
+
+    fn king_moves<M: GenMode>(&self, buf: &mut Buf) {
+        let from = self.cell(self.king);
+        for &off in &self.t.dirs {
+            let q = step(self.king, off);
+            let c = self.mb[q];
+            if c == OFFBOARD || (c == EMPTY && !M::QUIETS) || (c != EMPTY && mailbox::color(c) == self.us) {
+                continue;
+            }
+            if !attacked(self.t, self.mb, q, self.them, self.king, usize::MAX) {
+                buf.push(Move::new(from, self.cell(q)));
+            }
+        }
+    }
+
+    fn slider_moves<M: GenMode>(&self, p: usize, role: Role, buf: &mut Buf) {
+        let from = self.cell(p);
+        let pin = self.pin_of(p);
+        for &off in &self.t.slide_dirs[role.index()] {
+            if let Some(po) = pin {
+                if off != po && off != -po {
+                    continue;
+                }
+            }
+            let mut q = step(p, off);
+            loop {
+                let c = self.mb[q];
+                if c == EMPTY {
+                    if M::QUIETS && self.answers_check(q) {
+                        buf.push(Move::new(from, self.cell(q)));
+                    }
+                    q = step(q, off);
+                    continue;
+                }
+                if c != OFFBOARD && mailbox::color(c) == self.them && self.answers_check(q) {
+                    buf.push(Move::new(from, self.cell(q)));
+                }
+                break;
+            }
+        }
+    }
+
+    fn knight_moves<M: GenMode>(&self, p: usize, buf: &mut Buf) {
+        if self.pin_of(p).is_some() {
+            return;
+        }
+        let from = self.cell(p);
+        for &off in &self.t.leaps {
+            let q = step(p, off);
+            let c = self.mb[q];
+            let ok = if c == EMPTY { M::QUIETS } else { c != OFFBOARD && mailbox::color(c) == self.them };
+            if ok && self.answers_check(q) {
+                buf.push(Move::new(from, self.cell(q)));
+            }
+        }
+    }
+
+    fn push_pawn_move(&self, from: Cell, q: usize, promote: bool, buf: &mut Buf) {
+        let to = self.cell(q);
+        if promote {
+            for &r in &self.t.promotions {
+                buf.push(Move::with_promotion(from, to, Some(r)));
+            }
+        } else {
+            buf.push(Move::new(from, to));
+        }
+    }
+
+    fn pawn_moves<M: GenMode>(&self, p: usize, steps: &PawnSteps, buf: &mut Buf) {
+        let g = self.t.geo;
+        let from = self.cell(p);
+        let coord = g.coord(from, steps.axis);
+        let pin = self.pin_of(p);
+        let along_pin = |off: i32| pin.is_none_or(|po| off == po || off == -po);
+        let q = step(p, steps.push);
+        let promote = coord as i32 + self.us.forward() as i32 == steps.last as i32;
+        if self.mb[q] == EMPTY && along_pin(steps.push) {
+            if (M::QUIETS || promote) && self.answers_check(q) {
+                self.push_pawn_move(from, q, promote, buf);
+            }
+            if M::QUIETS && coord == steps.start {
+                let q2 = step(q, steps.push);
+                if self.mb[q2] == EMPTY && self.answers_check(q2) {
+                    buf.push(Move::new(from, self.cell(q2)));
+                }
+            }
+        }
+        let ep = self.pos.en_passant();
+        for &off in &steps.captures {
+            let q = step(p, off);
+            let c = self.mb[q];
+            if c != EMPTY {
+                if c != OFFBOARD && mailbox::color(c) == self.them && along_pin(off) && self.answers_check(q) {
+                    self.push_pawn_move(from, q, promote, buf);
+                }
+            } else if let Some(ep) = ep {
+                if self.cell(q) == ep.target && self.en_passant_is_legal(p, q, g.padded(ep.victim)) {
+                    self.push_pawn_move(from, q, promote, buf);
+                }
+            }
+        }
+    }
+
+    /// Plays the en passant capture on a scratch mailbox and asks whether the king is attacked.
+    fn en_passant_is_legal(&self, from: usize, to: usize, victim: usize) -> bool {
+        let mut scratch = self.mb.to_vec();
+        scratch[to] = scratch[from];
+        scratch[from] = EMPTY;
+        scratch[victim] = EMPTY;
+        !attacked(self.t, &scratch, self.king, self.them, usize::MAX, usize::MAX)
+    }
+
+    fn castling_moves(&self, buf: &mut Buf) {
+        let castling = self.pos.castling();
+        if castling.is_empty() || self.checkers > 0 {
+            return;
+        }
+        let g = self.t.geo;
+        let n = g.side() as u8;
+        let king_cell = self.cell(self.king);
+        let rank = g.coord(king_cell, 1);
+        let kf = g.coord(king_cell, 0);
+        for side in [CastlingSide::King, CastlingSide::Queen] {
+            let Some(rook) = castling.rook(self.us, side) else { continue };
+            let rf = g.coord(rook, 0);
+            let (kt, rt) = (side.king_to_file(n), side.rook_to_file(n));
+            let rook_p = g.padded(rook);
+            let at = |file: u8| g.padded(g.cell(&[file, rank]).expect("on the board"));
+            let lo = kf.min(kt).min(rf).min(rt);
+            let hi = kf.max(kt).max(rf).max(rt);
+            let blocked = (lo..=hi).any(|f| {
+                let p = at(f);
+                p != self.king && p != rook_p && self.mb[p] != EMPTY
+            });
+            if blocked {
+                continue;
+            }
+            let (a, b) = (kf.min(kt), kf.max(kt));
+            let safe = (a..=b).all(|f| !attacked(self.t, self.mb, at(f), self.them, self.king, rook_p));
+            if safe {
+                buf.push(Move::new(king_cell, rook));
+            }
+        }
+    }
+}
+
+/// Whether `by` attacks mailbox index `sq`, treating `ignore_a` and `ignore_b` as empty.
+pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, ignore_a: usize, ignore_b: usize) -> bool {
+    for (i, &off) in t.dirs.iter().enumerate() {
+        let mut q = step(sq, off);
+        let mut c = mb[q];
+        while c == EMPTY || q == ignore_a || q == ignore_b {
+            q = step(q, off);
+            c = mb[q];
+        }
+        if c == OFFBOARD || mailbox::color(c) != by {
+            continue;
+        }
+        if t.slides[c as usize] & (1 << t.dir_class[i]) != 0 {
+            return true;
+        }
+        if q == step(sq, off) {
+            let role = mailbox::role(c);
+            if role == Role::King || t.pawn_checks[by.index()][i] & pawn_bit(role) != 0 {
+                return true;
+            }
+        }
+    }
+    let knight = mailbox::code(by, Role::Knight);
+    t.leaps.iter().any(|&off| mb[step(sq, off)] == knight)
+}
+
+/// Hands the legal moves of `pos` to `f`, one piece at a time, in the mode `M`.
+///
+/// This is the push-model fast path: a caller that only needs counts sums `moves.len()` and never builds
+/// a full list.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// use tesseract_movegen::{generate, AllMoves};
+/// let pos = start::tesseract(start::Army::Standard);
+/// let mut total = 0;
+/// generate::<AllMoves>(&pos, |piece| total += piece.moves.len());
+/// assert_eq!(total, 226);
+/// ```
+pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
+    let node = Node::new(pos);
+    let mut buf = Buf::new();
+    let mut emit = |buf: &mut Buf, p: usize, role: Role| {
+        if !buf.is_empty() {
+            f(PieceMoves { from: node.cell(p), role, moves: buf });
+            buf.clear();
+        }
+    };
+    node.king_moves::<M>(&mut buf);
+    if M::QUIETS {
+        node.castling_moves(&mut buf);
+    }
+    emit(&mut buf, node.king, Role::King);
+    if node.checkers >= 2 {
+        return;
+    }
+    let pawn_steps = &node.t.pawns[node.us.index()];
+    for &p in pos.piece_list(node.us) {
+        let p = p as usize;
+        let role = mailbox::role(node.mb[p]);
+        match role {
+            Role::King => continue,
+            Role::Knight => node.knight_moves::<M>(p, &mut buf),
+            Role::YPawn | Role::WPawn => {
+                let steps = pawn_steps.iter().find(|s| s.role == role).expect("pawn steps for every pawn");
+                node.pawn_moves::<M>(p, steps, &mut buf);
+            }
+            _ => node.slider_moves::<M>(p, role, &mut buf),
+        }
+        emit(&mut buf, p, role);
+    }
+}
+
+/// Every legal move of `pos`.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// assert_eq!(tesseract_movegen::legal_moves(&start::chess()).len(), 20);
+/// ```
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied()));
+    list
+}
+
+/// The legal captures and promotions of `pos`.
+pub fn noisy_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<Noisy>(pos, |piece| list.extend(piece.moves.iter().copied()));
+    list
+}
+
+/// The number of legal moves of `pos`, without building a list.
+pub fn count(pos: &Position) -> usize {
+    let mut n = 0;
+    generate::<AllMoves>(pos, |piece| n += piece.moves.len());
+    n
+}
+
+/// Sums, over every cell of an empty board of `shape`, the moves of one piece of `role` standing there
+/// alone (ignoring check: there is no king). These are the empty-board constants of RULES.md §2, counted by
+/// the same ray and leap loops the generator uses; pawns are not counted (returns 0).
+pub fn empty_board_moves(shape: tesseract_board::Shape, role: Role) -> u64 {
+    let t = Tables::of(shape);
+    let g = t.geo;
+    let mut mb = vec![OFFBOARD; g.padded_len()];
+    for cell in g.all_cells() {
+        mb[g.padded(cell)] = EMPTY;
+    }
+    let mut total = 0u64;
+    for cell in g.all_cells() {
+        let p = g.padded(cell);
+        let offsets: &[i32] = match role {
+            Role::Knight => &t.leaps,
+            Role::King => &t.dirs,
+            Role::YPawn | Role::WPawn => return 0,
+            _ => &t.slide_dirs[role.index()],
+        };
+        let slides = !matches!(role, Role::Knight | Role::King);
+        for &off in offsets {
+            let mut q = step(p, off);
+            while mb[q] == EMPTY {
+                total += 1;
+                if !slides {
+                    break;
+                }
+                q = step(q, off);
+            }
+        }
+    }
+    total
+}

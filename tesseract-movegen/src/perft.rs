@@ -1,0 +1,131 @@
+//! Perft (the number of leaf nodes of the legal move tree to a depth), divide, and a parallel perft with
+//! a shared transposition table for deep counts.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use tesseract_board::{Move, Position};
+
+use crate::fast::{count, legal_moves};
+
+/// The number of leaves of the legal move tree of `pos` at `depth` plies. The last ply is counted
+/// without being played.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// let mut pos = start::chess();
+/// assert_eq!(tesseract_movegen::perft(&mut pos, 3), 8_902);
+/// ```
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count(pos) as u64,
+        _ => {
+            let moves = legal_moves(pos);
+            let mut nodes = 0;
+            for &m in &moves {
+                let undo = pos.make(m);
+                nodes += perft(pos, depth - 1);
+                pos.unmake(m, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by first move: each legal move with the leaves below it, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    legal_moves(pos)
+        .iter()
+        .map(|&m| {
+            let undo = pos.make(m);
+            let n = perft(pos, depth - 1);
+            pos.unmake(m, undo);
+            (m, n)
+        })
+        .collect()
+}
+
+/// A lock-free perft table: each entry is (key XOR count, count), so a torn write never yields a false hit.
+struct Table {
+    entries: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(megabytes: usize) -> Table {
+        let want = (megabytes.max(1) << 20) / 16;
+        let len = want.next_power_of_two() / if want.is_power_of_two() { 1 } else { 2 };
+        Table { entries: (0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: len - 1 }
+    }
+
+    fn key(hash: u64, depth: u32) -> u64 {
+        hash ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn probe(&self, key: u64) -> Option<u64> {
+        let e = &self.entries[key as usize & self.mask];
+        let check = e[0].load(Ordering::Relaxed);
+        let count = e[1].load(Ordering::Relaxed);
+        (check ^ count == key && count != 0).then_some(count)
+    }
+
+    fn store(&self, key: u64, count: u64) {
+        let e = &self.entries[key as usize & self.mask];
+        e[0].store(key ^ count, Ordering::Relaxed);
+        e[1].store(count, Ordering::Relaxed);
+    }
+}
+
+fn perft_hashed(pos: &mut Position, depth: u32, table: &Table) -> u64 {
+    if depth <= 2 {
+        return perft(pos, depth);
+    }
+    let key = Table::key(pos.hash(), depth);
+    if let Some(n) = table.probe(key) {
+        return n;
+    }
+    let mut nodes = 0;
+    for &m in &legal_moves(pos) {
+        let undo = pos.make(m);
+        nodes += perft_hashed(pos, depth - 1, table);
+        pos.unmake(m, undo);
+    }
+    table.store(key, nodes);
+    nodes
+}
+
+/// Perft on every core, first moves shared out by rayon, with a transposition table of `hash_mb`
+/// megabytes shared by all threads (0 for none).
+///
+/// The table keys are 64-bit Zobrist hashes mixed with the depth: a collision between two different
+/// positions is possible in principle (about one in 2⁶⁴ per probe), so deep figures are confirmed with the
+/// table off or by the naive generator where that is feasible.
+pub fn perft_parallel(pos: &Position, depth: u32, hash_mb: usize) -> u64 {
+    divide_parallel(pos, depth, hash_mb).iter().map(|&(_, n)| n).sum()
+}
+
+/// [`divide`] on every core, with the shared table of [`perft_parallel`].
+pub fn divide_parallel(pos: &Position, depth: u32, hash_mb: usize) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let table = (hash_mb > 0).then(|| Table::new(hash_mb));
+    let moves: Vec<Move> = legal_moves(pos).to_vec();
+    moves
+        .par_iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            let _ = child.make(m);
+            let n = match &table {
+                Some(t) => perft_hashed(&mut child, depth - 1, t),
+                None => perft(&mut child, depth - 1),
+            };
+            (m, n)
+        })
+        .collect()
+}

@@ -1,0 +1,143 @@
+//! Checked play: legality, resolving text moves, playing untrusted moves, game outcomes.
+
+use tesseract_board::{Color, Move, Position, TextMove, Undo};
+
+use crate::fast::{count, legal_moves};
+
+/// Why a text move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MoveError {
+    /// The text is written for a board with another number of axes.
+    #[error("the move is written for a board of {found} axes, but this board has {expected}")]
+    WrongDims {
+        /// The board's axes.
+        expected: usize,
+        /// The text's axes.
+        found: usize,
+    },
+    /// A coordinate is off this board.
+    #[error("{which} cell {text:?} is not on this board")]
+    OffBoard {
+        /// `from` or `to`.
+        which: &'static str,
+        /// The move text.
+        text: String,
+    },
+    /// The text names no legal move here.
+    #[error("{text} is not a legal move here: {reason}")]
+    Illegal {
+        /// The move text.
+        text: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}
+
+/// Whether the game is over, and how (RULES.md §2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move is checkmated; the winner is named.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Kings alone: a dead draw.
+    DeadDraw,
+}
+
+/// Legal-move methods on [`Position`]: import this trait to call them.
+pub trait Legal {
+    /// Whether `m` is a legal move here (it must come from this position's legal move list).
+    fn is_legal(&self, m: Move) -> bool;
+
+    /// Plays `m` if it is legal and returns its undo; otherwise changes nothing.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] for a move not in the legal list.
+    fn play(&mut self, m: Move) -> Result<Undo, MoveError>;
+
+    /// Resolves a text move into the legal move it names here.
+    ///
+    /// # Errors
+    /// [`MoveError`] saying why no legal move matches.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{start, TextMove};
+    /// use tesseract_movegen::Legal;
+    /// let mut pos = start::tesseract(start::Army::Standard);
+    /// let m = pos.resolve(&"22132313".parse::<TextMove>()?)?;
+    /// pos.play(m)?;
+    /// let err = pos.resolve(&"22132313".parse::<TextMove>()?).unwrap_err();
+    /// assert_eq!(err.to_string(), "22132313 is not a legal move here: no piece of the side to move stands on the from cell");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    fn resolve(&self, text: &TextMove) -> Result<Move, MoveError>;
+
+    /// Parses and resolves a move text in one step.
+    ///
+    /// # Errors
+    /// As [`Legal::resolve`], and [`MoveError::Illegal`] for text that is not a move.
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError>;
+
+    /// The outcome if the game is over by the rules of the board (mate, stalemate, kings alone); claims
+    /// by repetition or the 50-move rule are for the game record to make.
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl Legal for Position {
+    fn is_legal(&self, m: Move) -> bool {
+        legal_moves(self).contains(&m)
+    }
+
+    fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
+        if !self.is_legal(m) {
+            return Err(MoveError::Illegal { text: TextMove::from_move(m, self).to_string(), reason: "not in the legal move list" });
+        }
+        Ok(self.make(m))
+    }
+
+    fn resolve(&self, text: &TextMove) -> Result<Move, MoveError> {
+        let g = self.geometry();
+        if text.dims() != g.dims() {
+            return Err(MoveError::WrongDims { expected: g.dims(), found: text.dims() });
+        }
+        let from = g.cell(text.from()).ok_or_else(|| MoveError::OffBoard { which: "from", text: text.to_string() })?;
+        let to = g.cell(text.to()).ok_or_else(|| MoveError::OffBoard { which: "to", text: text.to_string() })?;
+        let illegal = |reason| MoveError::Illegal { text: text.to_string(), reason };
+        match self.piece_at(from) {
+            Some(p) if p.color == self.turn() => {}
+            _ => return Err(illegal("no piece of the side to move stands on the from cell")),
+        }
+        let moves = legal_moves(self);
+        let found = moves.iter().copied().find(|&m| m.from == from && m.promotion == text.promotion() && TextMove::from_move(m, self).to() == text.to());
+        if let Some(m) = found {
+            return Ok(m);
+        }
+        let reaches = moves.iter().any(|m| m.from == from && TextMove::from_move(*m, self).to() == text.to());
+        Err(illegal(match (reaches, text.promotion()) {
+            (true, None) => "the move promotes: add the promotion piece",
+            (true, Some(_)) => "this promotion piece is not allowed here",
+            (false, _) if to == from => "a piece cannot stay where it is",
+            (false, _) => "that piece cannot move there",
+        }))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let parsed = TextMove::parse(text).map_err(|_| MoveError::Illegal { text: text.escape_debug().to_string(), reason: "not a move text" })?;
+        self.resolve(&parsed)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.is_kings_only() {
+            return Some(Outcome::DeadDraw);
+        }
+        if count(self) > 0 {
+            return None;
+        }
+        Some(if self.is_check() { Outcome::Checkmate { winner: self.turn().other() } } else { Outcome::Stalemate })
+    }
+}
