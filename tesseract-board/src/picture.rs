@@ -98,18 +98,22 @@ impl fmt::Display for Position {
                 let boards: Vec<(u8, u8)> = (1..=n).map(|z| (z, 0)).collect();
                 out.push_str("      ");
                 for z in 1..=n {
-                    write!(out, "{:<width$}", format!("  z={z}"), width = 2 * n as usize + if z < n { 2 } else { 0 })
+                    write!(out, "{:<width$}", format!("  z={z}"), width = 2 * n as usize + 3)
                         .expect("write to String");
                 }
+                let trimmed = out.trim_end().len();
+                out.truncate(trimmed);
                 out.push('\n');
                 board_row(self, &mut out, "", &boards);
             }
             _ => {
                 out.push_str("      ");
                 for w in 1..=n {
-                    write!(out, "{:<width$}", format!("  w={w}"), width = 2 * n as usize + if w < n { 2 } else { 0 })
+                    write!(out, "{:<width$}", format!("  w={w}"), width = 2 * n as usize + 3)
                         .expect("write to String");
                 }
+                let trimmed = out.trim_end().len();
+                out.truncate(trimmed);
                 out.push('\n');
                 for z in (1..=n).rev() {
                     let boards: Vec<(u8, u8)> = (1..=n).map(|w| (z, w)).collect();

@@ -188,6 +188,14 @@ impl Role {
         })
     }
 
+    /// The English name on a board of `dims` axes: "pawn" for the 2D pawn, else [`Role::name`].
+    pub const fn name_in(self, dims: usize) -> &'static str {
+        match self {
+            Role::YPawn if dims == 2 => "pawn",
+            _ => self.name(),
+        }
+    }
+
     /// The English name.
     pub const fn name(self) -> &'static str {
         match self {

@@ -112,7 +112,7 @@ pub struct Undo {
 /// pieces' mailbox indices, and the Zobrist hash is updated incrementally by [`Position::make`] and
 /// restored by [`Position::unmake`]. Move generation lives in the `tesseract-movegen` crate; this type
 /// gives it the raw tables through [`Position::mailbox`] and [`Position::piece_list`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Position {
     geo: &'static Geometry,
     keys: &'static Zobrist,
@@ -127,6 +127,12 @@ pub struct Position {
     fullmove: u32,
     hash: u64,
     mode: CastlingMode,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position").field("fen", &self.fen()).field("mode", &self.mode).field("hash", &format_args!("{:#018x}", self.hash)).finish()
+    }
 }
 
 /// Two positions are equal when their boards, side to move, castling rights, en passant state and clocks
@@ -199,13 +205,13 @@ impl Position {
                     errors.push(PositionErrorKind::PawnOnPromotionCell {
                         cell: geo.cell_name(cell),
                         color: piece.color,
-                        role: piece.role,
+                        pawn: piece.role.name_in(dims),
                     });
                 } else if behind {
                     errors.push(PositionErrorKind::PawnBehindStart {
                         cell: geo.cell_name(cell),
                         color: piece.color,
-                        role: piece.role,
+                        pawn: piece.role.name_in(dims),
                     });
                 }
             }

@@ -129,24 +129,24 @@ pub enum PositionErrorKind {
         max: usize,
     },
     /// A pawn stands on its own promotion cell.
-    #[error("{cell}: a {color} {role} stands on its promotion cell")]
+    #[error("{cell}: a {color} {pawn} stands on its promotion cell")]
     PawnOnPromotionCell {
         /// The cell's name.
         cell: String,
         /// Its side.
         color: Color,
-        /// Which pawn.
-        role: Role,
+        /// Which pawn ("pawn" in 2D, "Y-pawn" or "W-pawn" in 4D).
+        pawn: &'static str,
     },
     /// A pawn stands behind its start cell.
-    #[error("{cell}: a {color} {role} stands behind its start cell")]
+    #[error("{cell}: a {color} {pawn} stands behind its start cell")]
     PawnBehindStart {
         /// The cell's name.
         cell: String,
         /// Its side.
         color: Color,
-        /// Which pawn.
-        role: Role,
+        /// Which pawn ("pawn" in 2D, "Y-pawn" or "W-pawn" in 4D).
+        pawn: &'static str,
     },
     /// The side that just moved is in check.
     #[error("{color} is not to move but is in check")]

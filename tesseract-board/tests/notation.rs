@@ -1,0 +1,136 @@
+//! Position and move text: the invalid corpus, arbitrary input, and known texts.
+
+use proptest::prelude::*;
+use tesseract_board::{FromFenError, Position, Role, TextMove, TextMoveError, fen, start};
+
+const INVALID: &str = include_str!("data/invalid_fen.txt");
+
+/// The corpus: (text, expected fragment of the error), with `\n` in a text standing for a newline.
+fn corpus() -> Vec<(String, &'static str)> {
+    INVALID
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (text, expected) = l.split_once('\t').expect("text TAB expected-message");
+            (text.replace("\\n", "\n"), expected)
+        })
+        .collect()
+}
+
+#[test]
+fn every_invalid_text_is_rejected_with_a_precise_error() {
+    let cases = corpus();
+    assert!(cases.len() >= 40, "the corpus must hold at least 40 invalid texts, it has {}", cases.len());
+    for (text, expected) in cases {
+        match Position::from_fen(&text) {
+            Ok(pos) => panic!("accepted invalid text {text:?} as\n{pos}"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(msg.contains(expected), "text {text:?}\n  error: {msg}\n  expected to contain: {expected}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_standard_tesseract_start_has_the_text_of_rules_section_3() {
+    let text = "rnknr/5/5/5/5//ubqbu/5/5/5/5//1d1d1/5/5/5/5//5/5/5/5/5//5/5/5/5/5///5/5/wwwww/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/wwwww/5/5///5/yyyyy/5/YYYYY/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/yyyyy/5/YYYYY/5///5/5/WWWWW/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/WWWWW/5/5///5/5/5/5/5//5/5/5/5/5//5/5/5/5/1D1D1//5/5/5/5/UBQBU//5/5/5/5/RNKNR w - - 0 1";
+    let pos = start::tesseract(start::Army::Standard);
+    assert_eq!(pos.fen(), text);
+    assert_eq!(Position::from_fen(text).unwrap(), pos);
+}
+
+#[test]
+fn several_errors_are_all_reported() {
+    // No white king, a unicorn on a 2D board, and a pawn on its last rank.
+    let err = Position::from_fen("Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQUBNR w - - 0 1").unwrap_err();
+    let FromFenError::Position(err) = err else { panic!("expected a position error, got {err}") };
+    assert_eq!(err.errors.len(), 3, "{err}");
+    let text = err.to_string();
+    for fragment in ["a8: a white pawn stands on its promotion cell", "e1: there is no unicorn", "white has no king"] {
+        assert!(text.contains(fragment), "{text}");
+    }
+    // The setup is handed back.
+    assert_eq!(err.setup.shape.cells(), 64);
+}
+
+#[test]
+fn castling_texts_in_three_notations() {
+    let pos = start::chess960(0).unwrap(); // BBQNNRKR
+    assert_eq!(pos.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    assert_eq!(pos.fen_with(fen::CastlingNotation::Shredder), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    for text in [
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+    ] {
+        assert_eq!(Position::from_fen(text).unwrap(), pos, "{text}");
+    }
+    // X-FEN names the file when an outer rook stands beside the castling one.
+    let xfen = "4k3/8/8/8/8/8/8/RR2K2R w BK - 0 1";
+    let pos = Position::from_fen(xfen).unwrap();
+    assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1");
+    assert_eq!(pos.fen_with(fen::CastlingNotation::Shredder), "4k3/8/8/8/8/8/8/RR2K2R w HB - 0 1");
+}
+
+#[test]
+fn en_passant_cells_are_kept_only_when_a_capture_is_possible() {
+    // After 1. e4 no black pawn can take on e3: the cell is dropped, as modern FEN writers do.
+    let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    assert_eq!(pos.en_passant(), None);
+    let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    assert_eq!(pos.fen(), "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+}
+
+#[test]
+fn text_moves_parse_and_print() {
+    for text in ["22132313", "24132513Q", "11115555D", "e2e4", "e7e8q", "a7b8n", "123453", "123453U"] {
+        let m: TextMove = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(m.to_string(), text);
+    }
+    let m: TextMove = "24132513Q".parse().unwrap();
+    assert_eq!((m.dims(), m.from(), m.to(), m.promotion()), (4, &[2, 4, 1, 3][..], &[2, 5, 1, 3][..], Some(Role::Queen)));
+    let bad: [(&str, &str); 12] = [
+        ("", "empty"),
+        ("22132313\n", "offset 8"),
+        ("22132313q", "upper-case promotion letter"),
+        ("2213231", "move text of 7 characters"),
+        ("22132313QQ", "offset 9"),
+        ("e2e4Q", "lower-case promotion letter"),
+        ("e2e9x", "lower-case promotion letter"),
+        ("e2", "expected 4 or 5"),
+        ("E2E4", "a file letter (2D) or a coordinate digit"),
+        ("22130313", "offset 4"),
+        ("２２１３２３１３", "offset 0"),
+        ("e2e4k", "lower-case promotion letter"),
+    ];
+    for (text, fragment) in bad {
+        let err: TextMoveError = text.parse::<TextMove>().unwrap_err();
+        assert!(err.to_string().contains(fragment), "{text:?}: {err}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn no_text_panics_the_position_parser(text in ".{0,200}") {
+        let _ = Position::from_fen(&text);
+    }
+
+    #[test]
+    fn no_fen_like_text_panics(text in "[KQRBNUDYWPkqrbnudywp1-9/]{1,120} [wb] [-KQkqA-Ha-h]{1,4} [-a-h1-9]{1,4} [0-9]{1,3} [0-9]{1,3}") {
+        let _ = Position::from_fen(&text);
+    }
+
+    #[test]
+    fn no_text_panics_the_move_parser(text in ".{0,20}") {
+        if let Ok(m) = TextMove::parse(&text) {
+            prop_assert_eq!(TextMove::parse(&m.to_string()), Ok(m));
+        }
+    }
+
+    #[test]
+    fn no_bytes_panic_either_parser(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = Position::from_fen(&text);
+        let _ = TextMove::parse(&text);
+    }
+}
