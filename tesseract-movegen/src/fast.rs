@@ -18,7 +18,7 @@ use arrayvec::ArrayVec;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
 
-use crate::tables::{PawnSteps, Tables, pawn_bit};
+use crate::tables::{LEAP, PawnSteps, Tables, pawn_bit};
 
 /// A list of moves with room for the most moves any valid position can have ([`MAX_MOVES`], worked out
 /// in `tesseract_board`).
@@ -61,6 +61,45 @@ pub struct PieceMoves<'a> {
 
 type Buf = ArrayVec<Move, MAX_PIECE_MOVES>;
 
+/// Where generated moves go: a buffer of moves, or a counter when only the number matters (the last
+/// ply of perft), which then never builds a move.
+trait Sink {
+    /// A move from `from` to mailbox index `q`.
+    fn push(&mut self, from: Cell, q: usize, to_cell: &[u16]);
+    /// One move per promotion piece.
+    fn push_promotions(&mut self, from: Cell, q: usize, to_cell: &[u16], roles: &[Role]);
+}
+
+impl Sink for Buf {
+    #[inline]
+    fn push(&mut self, from: Cell, q: usize, to_cell: &[u16]) {
+        ArrayVec::push(self, Move::new(from, Cell::new(to_cell[q])));
+    }
+
+    #[inline]
+    fn push_promotions(&mut self, from: Cell, q: usize, to_cell: &[u16], roles: &[Role]) {
+        let to = Cell::new(to_cell[q]);
+        for &r in roles {
+            ArrayVec::push(self, Move::with_promotion(from, to, Some(r)));
+        }
+    }
+}
+
+/// Counts moves without building them.
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn push(&mut self, _: Cell, _: usize, _: &[u16]) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_promotions(&mut self, _: Cell, _: usize, _: &[u16], roles: &[Role]) {
+        self.0 += roles.len();
+    }
+}
+
 /// What the king scan found.
 struct Node<'a> {
     t: &'static Tables,
@@ -101,59 +140,125 @@ impl<'a> Node<'a> {
             targets: ArrayVec::new(),
             pins: ArrayVec::new(),
         };
-        for (i, &off) in t.dirs.iter().enumerate() {
-            let class_bit = 1u8 << t.dir_class[i];
-            let mut q = step(king, off);
-            let mut c = mb[q];
-            while c == EMPTY {
-                q = step(q, off);
-                c = mb[q];
-            }
-            if c == OFFBOARD {
+        // Every enemy piece that lines up with the king is a checker (nothing between), a pinner (one of
+        // ours between) or harmless; the relation table says in one load whether and along which line.
+        for &s in pos.piece_list(them) {
+            let s = s as usize;
+            let rel = t.relation[t.relation_base + king - s];
+            if rel == 0 {
                 continue;
             }
-            if mailbox::color(c) == them {
-                let adjacent = q == step(king, off);
-                let attacks = t.slides[c as usize] & class_bit != 0
-                    || (adjacent
-                        && (mailbox::role(c) == Role::King
-                            || t.pawn_checks[them.index()][i] & pawn_bit(mailbox::role(c)) != 0));
-                if attacks {
-                    node.checkers += 1;
-                    if node.checkers == 1 {
-                        let mut r = step(king, off);
-                        loop {
-                            node.targets.push(r as u16);
-                            if r == q {
-                                break;
-                            }
-                            r = step(r, off);
+            let c = mb[s];
+            if rel == LEAP {
+                if mailbox::role(c) == Role::Knight {
+                    node.add_checker(s, 0);
+                }
+                continue;
+            }
+            let i = (rel - 1) as usize;
+            let off = t.dirs[i];
+            if t.slides[c as usize] & (1 << t.dir_class[i]) != 0 {
+                let mut q = step(s, off);
+                let mut blocker = usize::MAX;
+                let mut blocked = false;
+                while q != king {
+                    let cq = mb[q];
+                    if cq != EMPTY {
+                        if blocker == usize::MAX && mailbox::color(cq) == us {
+                            blocker = q;
+                        } else {
+                            blocked = true;
+                            break;
                         }
                     }
+                    q = step(q, off);
                 }
-            } else {
-                let mut r = step(q, off);
-                let mut c2 = mb[r];
-                while c2 == EMPTY {
-                    r = step(r, off);
-                    c2 = mb[r];
+                if blocked {
+                    continue;
                 }
-                if c2 != OFFBOARD && mailbox::color(c2) == them && t.slides[c2 as usize] & class_bit != 0 {
-                    node.pins.push((q as u16, off));
+                if blocker == usize::MAX {
+                    node.add_checker(s, off);
+                } else {
+                    node.pins.push((blocker as u16, off));
                 }
-            }
-        }
-        let knight = mailbox::code(them, Role::Knight);
-        for &off in &t.leaps {
-            let q = step(king, off);
-            if mb[q] == knight {
-                node.checkers += 1;
-                if node.checkers == 1 {
-                    node.targets.push(q as u16);
-                }
+            } else if step(s, off) == king && t.pawn_captures_along[them.index()][i] & pawn_bit(mailbox::role(c)) != 0 {
+                node.add_checker(s, 0);
             }
         }
         node
+    }
+
+    /// Records a checker at `s`; `off` is the step from it toward the king for a slider (0 otherwise),
+    /// so the cells it passes are the interpositions.
+    fn add_checker(&mut self, s: usize, off: i32) {
+        self.checkers += 1;
+        if self.checkers == 1 {
+            let mut q = s;
+            loop {
+                self.targets.push(q as u16);
+                if off == 0 {
+                    break;
+                }
+                q = step(q, off);
+                if q == self.king {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The enemy pieces that could attack a neighbour of our king: every slider, and the kings, knights
+    /// and pawns near enough. Pawns are most of an army and rarely near the king, so this list is short.
+    fn king_zone_attackers(&self) -> ArrayVec<u16, 256> {
+        let t = self.t;
+        let mut list = ArrayVec::new();
+        for &s in self.pos.piece_list(self.them) {
+            let c = self.mb[s as usize];
+            if (t.slides[c as usize] != 0 || t.near[t.relation_base + self.king - s as usize]) && !list.is_full() {
+                list.push(s);
+            }
+        }
+        list
+    }
+
+    /// Whether one of `attackers` attacks `q`, with our king lifted off the board: each piece is asked
+    /// through the relation table, one load for a piece not on a line with `q`.
+    fn attacked_by(&self, attackers: &[u16], q: usize) -> bool {
+        let t = self.t;
+        for &s in attackers {
+            let s = s as usize;
+            if s == q {
+                continue;
+            }
+            let rel = t.relation[t.relation_base + q - s];
+            if rel == 0 {
+                continue;
+            }
+            let c = self.mb[s];
+            if rel == LEAP {
+                if mailbox::role(c) == Role::Knight {
+                    return true;
+                }
+                continue;
+            }
+            let i = (rel - 1) as usize;
+            let off = t.dirs[i];
+            if t.slides[c as usize] & (1 << t.dir_class[i]) != 0 {
+                let mut r = step(s, off);
+                while r != q && (self.mb[r] == EMPTY || r == self.king) {
+                    r = step(r, off);
+                }
+                if r == q {
+                    return true;
+                }
+            } else if step(s, off) == q {
+                let role = mailbox::role(c);
+                if role == Role::King || t.pawn_captures_along[self.them.index()][i] & pawn_bit(role) != 0 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     #[inline]
@@ -172,21 +277,23 @@ impl<'a> Node<'a> {
         self.pins.iter().find(|&&(q, _)| q as usize == p).map(|&(_, off)| off)
     }
 
-    fn king_moves<M: GenMode>(&self, buf: &mut Buf) {
+    fn king_moves<M: GenMode, S: Sink>(&self, buf: &mut S) {
         let from = self.cell(self.king);
+        let mut attackers: Option<ArrayVec<u16, 256>> = None;
         for &off in &self.t.dirs {
             let q = step(self.king, off);
             let c = self.mb[q];
             if c == OFFBOARD || (c == EMPTY && !M::QUIETS) || (c != EMPTY && mailbox::color(c) == self.us) {
                 continue;
             }
-            if !attacked(self.t, self.mb, q, self.them, self.king, usize::MAX) {
-                buf.push(Move::new(from, self.cell(q)));
+            let attackers = attackers.get_or_insert_with(|| self.king_zone_attackers());
+            if !self.attacked_by(attackers, q) {
+                buf.push(from, q, self.to_cell);
             }
         }
     }
 
-    fn slider_moves<M: GenMode>(&self, p: usize, role: Role, buf: &mut Buf) {
+    fn slider_moves<M: GenMode, S: Sink>(&self, p: usize, role: Role, buf: &mut S) {
         let from = self.cell(p);
         let pin = self.pin_of(p);
         for &off in &self.t.slide_dirs[role.index()] {
@@ -200,20 +307,20 @@ impl<'a> Node<'a> {
                 let c = self.mb[q];
                 if c == EMPTY {
                     if M::QUIETS && self.answers_check(q) {
-                        buf.push(Move::new(from, self.cell(q)));
+                        buf.push(from, q, self.to_cell);
                     }
                     q = step(q, off);
                     continue;
                 }
                 if c != OFFBOARD && mailbox::color(c) == self.them && self.answers_check(q) {
-                    buf.push(Move::new(from, self.cell(q)));
+                    buf.push(from, q, self.to_cell);
                 }
                 break;
             }
         }
     }
 
-    fn knight_moves<M: GenMode>(&self, p: usize, buf: &mut Buf) {
+    fn knight_moves<M: GenMode, S: Sink>(&self, p: usize, buf: &mut S) {
         if self.pin_of(p).is_some() {
             return;
         }
@@ -223,23 +330,21 @@ impl<'a> Node<'a> {
             let c = self.mb[q];
             let ok = if c == EMPTY { M::QUIETS } else { c != OFFBOARD && mailbox::color(c) == self.them };
             if ok && self.answers_check(q) {
-                buf.push(Move::new(from, self.cell(q)));
+                buf.push(from, q, self.to_cell);
             }
         }
     }
 
-    fn push_pawn_move(&self, from: Cell, q: usize, promote: bool, buf: &mut Buf) {
-        let to = self.cell(q);
+    #[inline]
+    fn push_pawn_move<S: Sink>(&self, from: Cell, q: usize, promote: bool, buf: &mut S) {
         if promote {
-            for &r in &self.t.promotions {
-                buf.push(Move::with_promotion(from, to, Some(r)));
-            }
+            buf.push_promotions(from, q, self.to_cell, &self.t.promotions);
         } else {
-            buf.push(Move::new(from, to));
+            buf.push(from, q, self.to_cell);
         }
     }
 
-    fn pawn_moves<M: GenMode>(&self, p: usize, steps: &PawnSteps, buf: &mut Buf) {
+    fn pawn_moves<M: GenMode, S: Sink>(&self, p: usize, steps: &PawnSteps, buf: &mut S) {
         let g = self.t.geo;
         let from = self.cell(p);
         let coord = g.coord(from, steps.axis);
@@ -254,7 +359,7 @@ impl<'a> Node<'a> {
             if M::QUIETS && coord == steps.start {
                 let q2 = step(q, steps.push);
                 if self.mb[q2] == EMPTY && self.answers_check(q2) {
-                    buf.push(Move::new(from, self.cell(q2)));
+                    buf.push(from, q2, self.to_cell);
                 }
             }
         }
@@ -274,16 +379,13 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// Plays the en passant capture on a scratch mailbox and asks whether the king is attacked.
+    /// Whether the en passant capture leaves the king safe: the king's attackers are sought with the
+    /// pawn's cell and the victim's cell empty and the target cell filled.
     fn en_passant_is_legal(&self, from: usize, to: usize, victim: usize) -> bool {
-        let mut scratch = self.mb.to_vec();
-        scratch[to] = scratch[from];
-        scratch[from] = EMPTY;
-        scratch[victim] = EMPTY;
-        !attacked(self.t, &scratch, self.king, self.them, usize::MAX, usize::MAX)
+        !attacked(self.t, self.mb, self.king, self.them, [from, victim], to)
     }
 
-    fn castling_moves(&self, buf: &mut Buf) {
+    fn castling_moves<S: Sink>(&self, buf: &mut S) {
         let castling = self.pos.castling();
         if castling.is_empty() || self.checkers > 0 {
             return;
@@ -309,24 +411,25 @@ impl<'a> Node<'a> {
                 continue;
             }
             let (a, b) = (kf.min(kt), kf.max(kt));
-            let safe = (a..=b).all(|f| !attacked(self.t, self.mb, at(f), self.them, self.king, rook_p));
+            let safe = (a..=b).all(|f| !attacked(self.t, self.mb, at(f), self.them, [self.king, rook_p], usize::MAX));
             if safe {
-                buf.push(Move::new(king_cell, rook));
+                buf.push(king_cell, rook_p, self.to_cell);
             }
         }
     }
 }
 
-/// Whether `by` attacks mailbox index `sq`, treating `ignore_a` and `ignore_b` as empty.
-pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, ignore_a: usize, ignore_b: usize) -> bool {
+/// Whether `by` attacks mailbox index `sq` on the board changed so that the two cells of `empty` are empty
+/// and the cell `filled` holds a piece of the other side (`usize::MAX` for none).
+pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, empty: [usize; 2], filled: usize) -> bool {
     for (i, &off) in t.dirs.iter().enumerate() {
         let mut q = step(sq, off);
         let mut c = mb[q];
-        while c == EMPTY || q == ignore_a || q == ignore_b {
+        while q != filled && (c == EMPTY || q == empty[0] || q == empty[1]) {
             q = step(q, off);
             c = mb[q];
         }
-        if c == OFFBOARD || mailbox::color(c) != by {
+        if q == filled || c == OFFBOARD || mailbox::color(c) != by {
             continue;
         }
         if t.slides[c as usize] & (1 << t.dir_class[i]) != 0 {
@@ -340,7 +443,10 @@ pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, ignore_a: us
         }
     }
     let knight = mailbox::code(by, Role::Knight);
-    t.leaps.iter().any(|&off| mb[step(sq, off)] == knight)
+    t.leaps.iter().any(|&off| {
+        let q = step(sq, off);
+        mb[q] == knight && q != empty[0] && q != empty[1] && q != filled
+    })
 }
 
 /// Hands the legal moves of `pos` to `f`, one piece at a time, in the mode `M`.
@@ -360,34 +466,41 @@ pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, ignore_a: us
 pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
     let node = Node::new(pos);
     let mut buf = Buf::new();
-    let mut emit = |buf: &mut Buf, p: usize, role: Role| {
+    node.each_piece::<M, Buf>(&mut buf, |buf, p, role| {
         if !buf.is_empty() {
             f(PieceMoves { from: node.cell(p), role, moves: buf });
             buf.clear();
         }
-    };
-    node.king_moves::<M>(&mut buf);
-    if M::QUIETS {
-        node.castling_moves(&mut buf);
-    }
-    emit(&mut buf, node.king, Role::King);
-    if node.checkers >= 2 {
-        return;
-    }
-    let pawn_steps = &node.t.pawns[node.us.index()];
-    for &p in pos.piece_list(node.us) {
-        let p = p as usize;
-        let role = mailbox::role(node.mb[p]);
-        match role {
-            Role::King => continue,
-            Role::Knight => node.knight_moves::<M>(p, &mut buf),
-            Role::YPawn | Role::WPawn => {
-                let steps = pawn_steps.iter().find(|s| s.role == role).expect("pawn steps for every pawn");
-                node.pawn_moves::<M>(p, steps, &mut buf);
-            }
-            _ => node.slider_moves::<M>(p, role, &mut buf),
+    });
+}
+
+impl Node<'_> {
+    /// Generates piece by piece into `sink`, calling `done` after each piece (the king first).
+    #[inline]
+    fn each_piece<M: GenMode, S: Sink>(&self, sink: &mut S, mut done: impl FnMut(&mut S, usize, Role)) {
+        self.king_moves::<M, S>(sink);
+        if M::QUIETS {
+            self.castling_moves(sink);
         }
-        emit(&mut buf, p, role);
+        done(sink, self.king, Role::King);
+        if self.checkers >= 2 {
+            return;
+        }
+        let pawn_steps = &self.t.pawns[self.us.index()];
+        for &p in self.pos.piece_list(self.us) {
+            let p = p as usize;
+            let role = mailbox::role(self.mb[p]);
+            match role {
+                Role::King => continue,
+                Role::Knight => self.knight_moves::<M, S>(p, sink),
+                Role::YPawn | Role::WPawn => {
+                    let steps = pawn_steps.iter().find(|s| s.role == role).expect("pawn steps for every pawn");
+                    self.pawn_moves::<M, S>(p, steps, sink);
+                }
+                _ => self.slider_moves::<M, S>(p, role, sink),
+            }
+            done(sink, p, role);
+        }
     }
 }
 
@@ -400,8 +513,14 @@ pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
 /// ```
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied()));
+    legal_moves_into(pos, &mut list);
     list
+}
+
+/// Appends the legal moves of `pos` to `list` (which has room for any position's moves when it starts
+/// empty): the way to fill a list that lives in the caller's frame without moving it.
+pub fn legal_moves_into(pos: &Position, list: &mut MoveList) {
+    generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied()));
 }
 
 /// The legal captures and promotions of `pos`.
@@ -413,9 +532,9 @@ pub fn noisy_moves(pos: &Position) -> MoveList {
 
 /// The number of legal moves of `pos`, without building a list.
 pub fn count(pos: &Position) -> usize {
-    let mut n = 0;
-    generate::<AllMoves>(pos, |piece| n += piece.moves.len());
-    n
+    let mut counter = Counter(0);
+    Node::new(pos).each_piece::<AllMoves, Counter>(&mut counter, |_, _, _| {});
+    counter.0
 }
 
 /// Sums, over every cell of an empty board of `shape`, the moves of one piece of `role` standing there

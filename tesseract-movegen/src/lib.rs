@@ -50,7 +50,7 @@ mod rules;
 mod tables;
 
 pub use fast::{
-    AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
+    AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves, legal_moves_into,
     noisy_moves,
 };
 pub use perft::{divide, divide_parallel, perft, perft_parallel};

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use tesseract_board::{Move, Position};
 
-use crate::fast::{count, legal_moves};
+use crate::fast::{MoveList, count, legal_moves, legal_moves_into};
 
 /// The number of leaves of the legal move tree of `pos` at `depth` plies. The last ply is counted
 /// without being played.
@@ -22,7 +22,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         0 => 1,
         1 => count(pos) as u64,
         _ => {
-            let moves = legal_moves(pos);
+            let mut moves = MoveList::new();
+            legal_moves_into(pos, &mut moves);
             let mut nodes = 0;
             for &m in &moves {
                 let undo = pos.make(m);
@@ -90,7 +91,9 @@ fn perft_hashed(pos: &mut Position, depth: u32, table: &Table) -> u64 {
         return n;
     }
     let mut nodes = 0;
-    for &m in &legal_moves(pos) {
+    let mut moves = MoveList::new();
+    legal_moves_into(pos, &mut moves);
+    for &m in &moves {
         let undo = pos.make(m);
         nodes += perft_hashed(pos, depth - 1, table);
         pos.unmake(m, undo);

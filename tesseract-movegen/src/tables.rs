@@ -40,7 +40,20 @@ pub(crate) struct Tables {
     pub pawns: [Vec<PawnSteps>; 2],
     /// Promotion roles on this board.
     pub promotions: Vec<Role>,
+    /// How two cells relate, indexed by `to − from + relation_base` in mailbox units:
+    /// 0 for no line, `i + 1` when `to` lies along direction `i` from `from`, [`LEAP`] for a knight leap.
+    pub relation: Vec<u8>,
+    /// The index offset of [`Tables::relation`].
+    pub relation_base: usize,
+    /// Per colour and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
+    pub pawn_captures_along: [Vec<u8>; 2],
+    /// Indexed like [`Tables::relation`]: whether the two cells are at most 3 steps apart on every axis,
+    /// close enough for a king, knight or pawn at one to attack a neighbour of the other.
+    pub near: Vec<bool>,
 }
+
+/// The [`Tables::relation`] value of a knight leap.
+pub(crate) const LEAP: u8 = u8::MAX;
 
 impl Tables {
     pub(crate) fn of(shape: Shape) -> &'static Tables {
@@ -66,7 +79,7 @@ impl Tables {
             geo.directions().iter().filter(|dir| role.slide_classes() & (1 << dir.class) != 0).map(|dir| dir.offset).collect()
         });
         let leaps = geo.leaps().iter().map(|l| l.offset).collect();
-        let pawns = Color::ALL.map(|color| {
+        let pawns: [Vec<PawnSteps>; 2] = Color::ALL.map(|color| {
             geo.pawn_roles()
                 .iter()
                 .map(|&role| {
@@ -102,7 +115,46 @@ impl Tables {
                 .collect()
         });
         let promotions = Role::PROMOTIONS.iter().copied().filter(|r| r.exists_in(d) && (d != 2 || r.min_dims() <= 2)).collect();
-        Tables { geo, dirs, dir_class, pawn_checks, slides, slide_dirs, leaps, pawns, promotions }
+        let relation_base = geo.padded_len() - 1;
+        let mut relation = vec![0u8; 2 * geo.padded_len() - 1];
+        for (i, dir) in geo.directions().iter().enumerate() {
+            for k in 1..n as i32 {
+                relation[(relation_base as i32 + k * dir.offset) as usize] = i as u8 + 1;
+            }
+        }
+        for leap in geo.leaps() {
+            relation[(relation_base as i32 + leap.offset) as usize] = LEAP;
+        }
+        let mut near = vec![false; relation.len()];
+        let reach = 3i32.min(n as i32 - 1);
+        let span = (2 * reach + 1).pow(d as u32);
+        for code in 0..span {
+            let mut rest = code;
+            let mut offset = 0i32;
+            for axis in 0..d {
+                offset += (rest % (2 * reach + 1) - reach) * geo.stride(axis);
+                rest /= 2 * reach + 1;
+            }
+            near[(relation_base as i32 + offset) as usize] = true;
+        }
+        let pawn_captures_along = Color::ALL.map(|color| {
+            pawns_of(geo, color, &pawns[color.index()], geo.directions().iter().map(|dir| dir.offset).collect())
+        });
+        Tables {
+            geo,
+            dirs,
+            dir_class,
+            pawn_checks,
+            slides,
+            slide_dirs,
+            leaps,
+            pawns,
+            promotions,
+            relation,
+            relation_base,
+            pawn_captures_along,
+            near,
+        }
     }
 }
 
@@ -114,4 +166,12 @@ pub(crate) fn pawn_bit(role: Role) -> u8 {
         Role::WPawn => 2,
         _ => 0,
     }
+}
+
+/// For each direction offset, the pawn roles of `color` whose capture step is that offset.
+fn pawns_of(_geo: &Geometry, _color: Color, steps: &[PawnSteps], offsets: Vec<i32>) -> Vec<u8> {
+    offsets
+        .iter()
+        .map(|off| steps.iter().filter(|s| s.captures.contains(off)).fold(0u8, |m, s| m | pawn_bit(s.role)))
+        .collect()
 }
