@@ -6,6 +6,11 @@
 //! piece and a digit per run of empty cells. So 2D is FEN exactly, and the shape is read from the text: the
 //! longest run of slashes gives the number of axes, the first row's length the side.
 //!
+//! The en passant field is `-` or the cell passed over (`e3`, `2313`). In 4D a Y-pawn and a W-pawn can, rarely,
+//! both have passed over the same cell (a Y-pawn on (x,4,z,3) and a W-pawn on (x,3,z,4) both pass (x,3,z,3));
+//! the four digits then cannot say which pawn may be taken, so that case alone is written with eight digits,
+//! the target and then the pawn's cell (`13331334`). Every other text has the four digits of RULES.md §4.
+//!
 //! Castling rights (2D only) are read in any of the three usual forms, `KQkq`, X-FEN and Shredder-FEN, and
 //! written as X-FEN (which is `KQkq` for classic positions) or, on request, Shredder-FEN.
 
@@ -232,13 +237,21 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
         "b" => Color::Black,
         other => return Err(FenError::Side(other.to_string())),
     };
-    let mut setup = Setup { shape, board, turn, castling: Vec::new(), en_passant: None, halfmove: 0, fullmove: 1 };
+    let mut setup = Setup { shape, board, turn, castling: Vec::new(), en_passant: None, en_passant_pawn: None, halfmove: 0, fullmove: 1 };
     setup.castling = parse_castling(fields[2], &setup)?;
     if fields[3] != "-" {
-        let cell = g.parse_cell(fields[3]).ok_or_else(|| {
-            FenError::EnPassant(format!("{:?} is not '-' or a cell of a {shape} board", fields[3]))
-        })?;
-        setup.en_passant = Some(cell);
+        let field = fields[3];
+        let bad = || FenError::EnPassant(format!("{field:?} is not '-' or a cell of a {shape} board"));
+        // In 3D and 4D, twice as many digits name the target and then the pawn that passed over it.
+        let (target, pawn) = match field.split_at_checked(g.dims()) {
+            Some((t, p)) if g.dims() > 2 && p.len() == g.dims() => (t, Some(p)),
+            _ => (field, None),
+        };
+        setup.en_passant = Some(g.parse_cell(target).ok_or_else(bad)?);
+        setup.en_passant_pawn = match pawn {
+            Some(p) => Some(g.parse_cell(p).ok_or_else(bad)?),
+            None => None,
+        };
     }
     if fields.len() == 6 {
         setup.halfmove = parse_number(fields[4]).ok_or_else(|| FenError::Halfmove(fields[4].to_string()))?;
@@ -341,7 +354,15 @@ impl Setup {
         out.push_str(&self.castling_text(notation));
         out.push(' ');
         match self.en_passant {
-            Some(c) if c.index() < g.cells() => out.push_str(&g.cell_name(c)),
+            Some(c) if c.index() < g.cells() => {
+                out.push_str(&g.cell_name(c));
+                // The pawn too, only where the target alone is ambiguous.
+                if let Some(pawn) = self.en_passant_pawn.filter(|p| p.index() < g.cells()) {
+                    if crate::position::en_passant_candidates(self, c).len() > 1 {
+                        out.push_str(&g.cell_name(pawn));
+                    }
+                }
+            }
             _ => out.push('-'),
         }
         write!(out, " {} {}", self.halfmove, self.fullmove).expect("write to String");

@@ -154,6 +154,7 @@ pub struct Geometry {
     directions: Box<[Direction]>,
     class_start: [usize; MAX_DIMS + 2],
     leaps: Box<[Leap]>,
+    queen_reach: usize,
 }
 
 /// The marker `to_cell` holds for a padding entry.
@@ -228,7 +229,36 @@ impl Geometry {
                 }
             }
         }
+        // The most cells a queen reaches from one cell of an empty board.
+        let queen_reach = (0..cells)
+            .map(|idx| {
+                directions
+                    .iter()
+                    .map(|dir| {
+                        let mut k = 0;
+                        let mut c = coords[idx];
+                        loop {
+                            let next: Option<Vec<u8>> = (0..d)
+                                .map(|a| {
+                                    let v = c[a] as i32 + dir.delta[a] as i32;
+                                    (1..=n as i32).contains(&v).then_some(v as u8)
+                                })
+                                .collect();
+                            match next {
+                                Some(v) => {
+                                    c[..d].copy_from_slice(&v);
+                                    k += 1;
+                                }
+                                None => break k,
+                            }
+                        }
+                    })
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0);
         Geometry {
+            queen_reach,
             shape,
             padded_side: p,
             strides,
@@ -354,6 +384,12 @@ impl Geometry {
             c[axis] = v as u8;
         }
         self.cell(&c[..self.dims()])
+    }
+
+    /// The most cells a queen reaches from one cell of the empty board (160 on 5⁴, 27 on 8×8).
+    #[inline]
+    pub fn queen_reach(&self) -> usize {
+        self.queen_reach
     }
 
     /// All directions, sorted by class (1 first).
@@ -484,6 +520,13 @@ mod tests {
                 assert_eq!(dir.class as usize, class);
             }
         }
+    }
+
+    #[test]
+    fn queen_reach_bounds_the_move_list() {
+        assert_eq!(Shape::TESSERACT.geometry().queen_reach(), 160);
+        assert_eq!(Shape::CHESS.geometry().queen_reach(), 27);
+        assert_eq!(crate::Position::max_pieces(Shape::TESSERACT), 64);
     }
 
     #[test]

@@ -277,28 +277,9 @@ impl Position {
 
     /// The most pieces a side may have on `shape`: what keeps every move list within [`MAX_MOVES`].
     pub fn max_pieces(shape: Shape) -> usize {
-        let geo = shape.geometry();
-        // The queen's best cell: the most cells reachable along all directions on an empty board.
-        let queen = geo
-            .all_cells()
-            .map(|cell| {
-                geo.directions()
-                    .iter()
-                    .map(|dir| {
-                        let mut at = cell;
-                        let mut k = 0;
-                        while let Some(next) = geo.offset(at, &dir.delta) {
-                            at = next;
-                            k += 1;
-                        }
-                        k
-                    })
-                    .sum::<usize>()
-            })
-            .max()
-            .unwrap_or(1)
-            .max(30);
-        (MAX_MOVES / queen).min(shape.cells())
+        // No piece has more moves than a queen at its best cell, or than a promoting pawn (30).
+        let per_piece = shape.geometry().queen_reach().max(30);
+        (MAX_MOVES / per_piece).min(shape.cells())
     }
 
     /// The shape of the board.
@@ -399,6 +380,7 @@ impl Position {
         setup.turn = self.turn;
         setup.castling = self.castling.cells();
         setup.en_passant = self.en_passant.map(|ep| ep.target);
+        setup.en_passant_pawn = self.en_passant.map(|ep| ep.victim);
         setup.halfmove = self.halfmove;
         setup.fullmove = self.fullmove;
         setup
@@ -593,7 +575,7 @@ impl Position {
                 self.remove_from_list(them, to);
                 self.hash ^= keys.piece(Piece::new(them, mailbox::role(target)), m.to);
                 self.halfmove = 0;
-            } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) {
+            } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) && !is_straight(g, role, m) {
                 let victim = undo.en_passant.expect("checked").victim;
                 let vp = g.padded(victim);
                 undo.captured = self.mailbox[vp];
@@ -779,6 +761,42 @@ fn pawn_captures_along(g: &Geometry, axis: usize, color: Color, delta: &[i8; cra
     sideways.len() == 1 && g.capture_axes().contains(&sideways[0])
 }
 
+/// Whether a pawn move goes straight along the pawn's own axis (a push, never a capture).
+fn is_straight(g: &Geometry, role: Role, m: Move) -> bool {
+    let axis = role.pawn_axis().expect("a pawn");
+    let (a, b) = (g.coords(m.from), g.coords(m.to));
+    (0..g.dims()).all(|k| k == axis || a[k] == b[k])
+}
+
+/// The pawns of the side that just moved that could have passed over `target` with a double step (the
+/// target and the pawn's start cell empty): at most one per pawn kind.
+pub(crate) fn en_passant_candidates(setup: &Setup, target: Cell) -> Vec<EnPassant> {
+    let g = setup.shape.geometry();
+    let mover = setup.turn.other();
+    let passed_coord = match mover {
+        Color::White => 3,
+        Color::Black => g.side() as u8 - 2,
+    };
+    let mut found = Vec::new();
+    if setup.piece(target).is_some() {
+        return found;
+    }
+    for &role in g.pawn_roles() {
+        let axis = role.pawn_axis().expect("a pawn");
+        if g.coord(target, axis) != passed_coord {
+            continue;
+        }
+        let mut fwd = [0i8; crate::geometry::MAX_DIMS];
+        fwd[axis] = mover.forward();
+        let back = fwd.map(|v| -v);
+        let (Some(victim), Some(origin)) = (g.offset(target, &fwd), g.offset(target, &back)) else { continue };
+        if setup.piece(origin).is_none() && setup.piece(victim) == Some(Piece::new(mover, role)) {
+            found.push(EnPassant { target, victim });
+        }
+    }
+    found
+}
+
 fn build_empty_mailbox(g: &Geometry) -> Box<[u8]> {
     let mut mb = vec![OFFBOARD; g.padded_len()];
     for cell in g.all_cells() {
@@ -838,36 +856,21 @@ fn validate_castling(setup: &Setup, kings: &[Vec<Cell>; 2], mode: CastlingMode, 
 fn validate_en_passant(setup: &Setup, errors: &mut Vec<PositionErrorKind>) -> Option<EnPassant> {
     let target = setup.en_passant?;
     let g = setup.shape.geometry();
+    let name = |c: Cell| if c.index() < g.cells() { g.cell_name(c) } else { c.to_string() };
     if target.index() >= g.cells() {
-        errors.push(PositionErrorKind::EnPassant { cell: target.to_string(), reason: "the cell is not on the board" });
+        errors.push(PositionErrorKind::EnPassant { cell: name(target), reason: "the cell is not on the board" });
         return None;
     }
-    let mover = setup.turn.other();
-    let n = g.side() as u8;
-    let passed_coord = match mover {
-        Color::White => 3,
-        Color::Black => n - 2,
-    };
-    let mut found = None;
-    for &role in g.pawn_roles() {
-        let axis = role.pawn_axis().expect("a pawn");
-        if g.coord(target, axis) != passed_coord {
-            continue;
-        }
-        let mut fwd = [0i8; crate::geometry::MAX_DIMS];
-        fwd[axis] = mover.forward();
-        let back = fwd.map(|v| -v);
-        let (Some(victim), Some(origin)) = (g.offset(target, &fwd), g.offset(target, &back)) else { continue };
-        if setup.piece(target).is_none() && setup.piece(origin).is_none() && setup.piece(victim) == Some(Piece::new(mover, role)) {
-            found = Some(EnPassant { target, victim });
-            break;
-        }
+    let candidates = en_passant_candidates(setup, target);
+    let err = |reason| PositionErrorKind::EnPassant { cell: name(target), reason };
+    match (setup.en_passant_pawn, &candidates[..]) {
+        (_, []) => errors.push(err("no double step of the side that just moved could have passed over it")),
+        (None, [one]) => return Some(*one),
+        (None, _) => errors.push(err("a Y-pawn and a W-pawn could both have passed over it: name the pawn too")),
+        (Some(pawn), _) => match candidates.iter().find(|c| c.victim == pawn) {
+            Some(c) => return Some(*c),
+            None => errors.push(err("the named pawn could not have passed over it")),
+        },
     }
-    if found.is_none() {
-        errors.push(PositionErrorKind::EnPassant {
-            cell: g.cell_name(target),
-            reason: "no double step of the side that just moved could have passed over it",
-        });
-    }
-    found
+    None
 }

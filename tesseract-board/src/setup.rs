@@ -18,6 +18,10 @@ pub struct Setup {
     pub castling: Vec<Cell>,
     /// The cell a pawn passed over with a double step on the last move.
     pub en_passant: Option<Cell>,
+    /// The cell of the pawn that made that double step, when known. Validation finds it from the target
+    /// alone except in the rare 4D case where a Y-pawn and a W-pawn could both have passed over the same
+    /// cell; then it must be given (position text writes it as eight digits, see [`crate::fen`]).
+    pub en_passant_pawn: Option<Cell>,
     /// Plies since the last capture or pawn move.
     pub halfmove: u32,
     /// The number of the full move, starting at 1 and counted after each Black move.
@@ -33,6 +37,7 @@ impl Setup {
             turn: Color::White,
             castling: Vec::new(),
             en_passant: None,
+            en_passant_pawn: None,
             halfmove: 0,
             fullmove: 1,
         }
@@ -74,6 +79,7 @@ impl Setup {
         out.castling = self.castling.iter().map(|&c| reflect(c)).collect();
         out.castling.sort();
         out.en_passant = self.en_passant.map(reflect);
+        out.en_passant_pawn = self.en_passant_pawn.map(reflect);
         out.halfmove = self.halfmove;
         out.fullmove = self.fullmove;
         out

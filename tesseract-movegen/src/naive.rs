@@ -219,6 +219,10 @@ fn en_passant_victim(setup: &Setup, target: Cell) -> Option<Cell> {
     if piece_at(setup, target).is_some() {
         return None;
     }
+    if let Some(pawn) = setup.en_passant_pawn {
+        // The text named the pawn (needed in 4D when a Y-pawn and a W-pawn could both have passed).
+        return piece_at(setup, pawn).is_some_and(|p| p.color == doubler && p.role.is_pawn()).then_some(pawn);
+    }
     for role in [Role::YPawn, Role::WPawn] {
         if !role.exists_in(board.dims) {
             continue;
@@ -478,6 +482,7 @@ pub fn play(setup: &Setup, m: Move) -> Setup {
     let target = piece_at(setup, m.to);
     let mut resets_clock = piece.role.is_pawn();
     next.en_passant = None;
+    next.en_passant_pawn = None;
 
     let castling = piece.role == Role::King && target == Some(Piece::new(us, Role::Rook));
     if castling {
@@ -501,6 +506,7 @@ pub fn play(setup: &Setup, m: Move) -> Setup {
             }
             if (to_c[axis] - from_c[axis]).abs() == 2 {
                 next.en_passant = board.step(m.from, Board::unit(axis, forward(us)), 1);
+                next.en_passant_pawn = Some(m.to);
             }
         }
         next.board[m.from.index()] = None;
