@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example perft -- (--fen TEXT | --start light|standard|dense|classic|chess960:N)
-//!     --depth N [--divide] [--generator fast|naive] [--threads N] [--hash MB]
+//!     --depth N [--divide] [--generator fast|naive] [--moves "M1 M2 ..."] [--threads N] [--hash MB]
 //! ```
 //!
 //! Prints one line `<move> <count>` per first move with `--divide` (moves in the text of RULES.md §4,
@@ -17,7 +17,7 @@ use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use tesseract::board::{Move, Position, TextMove, start};
-use tesseract::movegen::{self, naive};
+use tesseract::movegen::{self, Legal, naive};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum Generator {
@@ -46,6 +46,9 @@ struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Moves to play from the position before counting, in the text of RULES.md §4, separated by spaces.
+    #[arg(long, default_value = "")]
+    moves: String,
     /// Megabytes of shared transposition table for the fast generator (0: none, exact by construction).
     #[arg(long, default_value_t = 0)]
     hash: usize,
@@ -58,6 +61,13 @@ fn main() -> ExitCode {
         (None, Some(name)) => start::by_name(name).map_err(|e| format!("--start: {e}")),
         (None, None) => Err("give --fen or --start".to_string()),
     };
+    let pos = pos.and_then(|mut p| {
+        for text in args.moves.split_whitespace() {
+            let m = p.parse_move(text).map_err(|e| format!("--moves: {e}"))?;
+            p.play(m).map_err(|e| format!("--moves: {e}"))?;
+        }
+        Ok(p)
+    });
     let pos = match pos {
         Ok(p) => p,
         Err(e) => {

@@ -178,10 +178,10 @@ impl Geometry {
         for (idx, c) in coords.iter_mut().enumerate() {
             let mut rest = idx;
             let mut padded = 0usize;
-            for axis in 0..d {
+            for (axis, coord) in c.iter_mut().enumerate().take(d) {
                 let v = rest % n;
                 rest /= n;
-                c[axis] = (v + 1) as u8;
+                *coord = (v + 1) as u8;
                 padded += (v + PADDING) * p.pow(axis as u32);
             }
             to_padded[idx] = padded as u16;
@@ -207,10 +207,9 @@ impl Geometry {
         }
         directions.sort_by_key(|dir| (dir.class, dir.delta.map(|v| -v)));
         let mut class_start = [0usize; MAX_DIMS + 2];
-        for class in 1..=MAX_DIMS + 1 {
-            class_start[class] = directions.iter().filter(|dir| (dir.class as usize) < class).count();
+        for (class, start) in class_start.iter_mut().enumerate().skip(1) {
+            *start = directions.iter().filter(|dir| (dir.class as usize) < class).count();
         }
-        class_start[0] = 0;
 
         let mut leaps = Vec::new();
         for a in 0..d {

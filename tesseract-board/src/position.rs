@@ -89,7 +89,6 @@ pub struct EnPassant {
 
 /// What [`Position::make`] hands back so that [`Position::unmake`] can restore the position exactly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[must_use = "unmake needs it"]
 pub struct Undo {
     moved: u8,
     captured: u8,
