@@ -83,7 +83,7 @@ impl Table {
 }
 
 fn perft_hashed(pos: &mut Position, depth: u32, table: &Table) -> u64 {
-    if depth <= 2 {
+    if depth <= 1 {
         return perft(pos, depth);
     }
     let key = Table::key(pos.hash(), depth);
