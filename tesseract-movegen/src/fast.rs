@@ -113,7 +113,7 @@ struct Node<'a> {
     /// Cells that answer a single check: the checker and the cells between it and the king.
     targets: ArrayVec<u16, 16>,
     /// Pinned pieces and the offset of their pin ray.
-    pins: ArrayVec<(u16, i32), 80>,
+    pins: ArrayVec<(u16, i32), 128>,
 }
 
 #[inline]
@@ -280,7 +280,10 @@ impl<'a> Node<'a> {
     fn king_moves<M: GenMode, S: Sink>(&self, buf: &mut S) {
         let from = self.cell(self.king);
         let mut attackers: Option<ArrayVec<u16, 256>> = None;
-        for &off in &self.t.dirs {
+        let mut mask = self.t.dir_mask[from.index()];
+        while mask != 0 {
+            let off = self.t.dirs[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
             let q = step(self.king, off);
             let c = self.mb[q];
             if c == OFFBOARD || (c == EMPTY && !M::QUIETS) || (c != EMPTY && mailbox::color(c) == self.us) {
@@ -296,7 +299,11 @@ impl<'a> Node<'a> {
     fn slider_moves<M: GenMode, S: Sink>(&self, p: usize, role: Role, buf: &mut S) {
         let from = self.cell(p);
         let pin = self.pin_of(p);
-        for &off in &self.t.slide_dirs[role.index()] {
+        // Only the directions whose first step stays on the board, and that this piece slides along.
+        let mut mask = self.t.dir_mask[from.index()] & self.t.role_dirs[role.index()];
+        while mask != 0 {
+            let off = self.t.dirs[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
             if let Some(po) = pin {
                 if off != po && off != -po {
                     continue;
@@ -325,7 +332,10 @@ impl<'a> Node<'a> {
             return;
         }
         let from = self.cell(p);
-        for &off in &self.t.leaps {
+        let mut mask = self.t.leap_mask[from.index()];
+        while mask != 0 {
+            let off = self.t.leaps[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
             let q = step(p, off);
             let c = self.mb[q];
             let ok = if c == EMPTY { M::QUIETS } else { c != OFFBOARD && mailbox::color(c) == self.them };

@@ -50,6 +50,12 @@ pub(crate) struct Tables {
     /// Indexed like [`Tables::relation`]: whether the two cells are at most 3 steps apart on every axis,
     /// close enough for a king, knight or pawn at one to attack a neighbour of the other.
     pub near: Vec<bool>,
+    /// Per cell (cell index): bit `i` set when the first step along direction `i` stays on the board.
+    pub dir_mask: Vec<u128>,
+    /// Per role: bit `i` set when the role slides along direction `i`.
+    pub role_dirs: [u128; 9],
+    /// Per cell: bit `i` set when knight leap `i` lands on the board.
+    pub leap_mask: Vec<u64>,
 }
 
 /// The [`Tables::relation`] value of a knight leap.
@@ -137,6 +143,30 @@ impl Tables {
             }
             near[(relation_base as i32 + offset) as usize] = true;
         }
+        assert!(geo.directions().len() <= 128 && geo.leaps().len() <= 64, "direction sets fit the masks");
+        let dir_mask = geo
+            .all_cells()
+            .map(|cell| {
+                geo.directions()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, dir)| geo.offset(cell, &dir.delta).is_some())
+                    .fold(0u128, |m, (i, _)| m | 1 << i)
+            })
+            .collect();
+        let leap_mask = geo
+            .all_cells()
+            .map(|cell| {
+                geo.leaps().iter().enumerate().filter(|(_, l)| geo.offset(cell, &l.delta).is_some()).fold(0u64, |m, (i, _)| m | 1 << i)
+            })
+            .collect();
+        let role_dirs = Role::ALL.map(|role| {
+            geo.directions()
+                .iter()
+                .enumerate()
+                .filter(|(_, dir)| role.slide_classes() & (1 << dir.class) != 0)
+                .fold(0u128, |m, (i, _)| m | 1 << i)
+        });
         let pawn_captures_along = Color::ALL.map(|color| {
             pawns_of(geo, color, &pawns[color.index()], geo.directions().iter().map(|dir| dir.offset).collect())
         });
@@ -154,6 +184,9 @@ impl Tables {
             relation_base,
             pawn_captures_along,
             near,
+            dir_mask,
+            role_dirs,
+            leap_mask,
         }
     }
 }
