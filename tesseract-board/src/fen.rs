@@ -124,7 +124,10 @@ fn parse_placement(text: &str) -> Result<(Shape, Vec<Option<Piece>>), FenError> 
     let max_run = rows.iter().map(|r| r.1).max().unwrap_or(0);
     let d = max_run + 1;
     if d > crate::geometry::MAX_DIMS {
-        return Err(placement_err(format!("a run of {max_run} slashes means {d} axes; at most {} are supported", crate::geometry::MAX_DIMS)));
+        return Err(placement_err(format!(
+            "a run of {max_run} slashes means {d} axes; at most {} are supported",
+            crate::geometry::MAX_DIMS
+        )));
     }
     // The side is the length of the first row.
     let n = row_len(rows[0].0).map_err(|e| placement_err(format!("{}: {e}", row_name(0, d, 9))))?;
@@ -149,7 +152,9 @@ fn parse_placement(text: &str) -> Result<(Shape, Vec<Option<Piece>>), FenError> 
             level
         };
         if run != expect_run {
-            return Err(placement_err(format!("after {name}: expected a separator of {expect_run} slash(es), found {run}")));
+            return Err(placement_err(format!(
+                "after {name}: expected a separator of {expect_run} slash(es), found {run}"
+            )));
         }
         let y = n - i % n;
         let z = n - (i / n) % n;
@@ -220,7 +225,9 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
     if text.is_empty() {
         return Err(FenError::Empty);
     }
-    if let Some((offset, &byte)) = text.as_bytes().iter().enumerate().find(|(_, b)| !(b.is_ascii_graphic() || **b == b' ')) {
+    if let Some((offset, &byte)) =
+        text.as_bytes().iter().enumerate().find(|(_, b)| !(b.is_ascii_graphic() || **b == b' '))
+    {
         return Err(FenError::NotAscii { offset, byte });
     }
     let fields: Vec<&str> = text.split(' ').collect();
@@ -237,7 +244,16 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
         "b" => Color::Black,
         other => return Err(FenError::Side(other.to_string())),
     };
-    let mut setup = Setup { shape, board, turn, castling: Vec::new(), en_passant: None, en_passant_pawn: None, halfmove: 0, fullmove: 1 };
+    let mut setup = Setup {
+        shape,
+        board,
+        turn,
+        castling: Vec::new(),
+        en_passant: None,
+        en_passant_pawn: None,
+        halfmove: 0,
+        fullmove: 1,
+    };
     setup.castling = parse_castling(fields[2], &setup)?;
     if fields[3] != "-" {
         let field = fields[3];
@@ -474,6 +490,8 @@ fn castling_is_classic(setup: &Setup, text: &str) -> bool {
         let rank = g.coord(rook, 1);
         let file = g.coord(rook, 0);
         let king = g.cell(&[5, rank]);
-        g.side() == 8 && (file == 1 || file == 8) && king.and_then(|k| setup.piece(k)).is_some_and(|p| p.role == crate::Role::King)
+        g.side() == 8
+            && (file == 1 || file == 8)
+            && king.and_then(|k| setup.piece(k)).is_some_and(|p| p.role == crate::Role::King)
     })
 }

@@ -544,7 +544,8 @@ mod tests {
             for y in 1..=5u8 {
                 for z in 1..=5u8 {
                     for w in 1..=5u8 {
-                        let idx = (x - 1) as usize + 5 * (y - 1) as usize + 25 * (z - 1) as usize + 125 * (w - 1) as usize;
+                        let idx =
+                            (x - 1) as usize + 5 * (y - 1) as usize + 25 * (z - 1) as usize + 125 * (w - 1) as usize;
                         let cell = g.cell(&[x, y, z, w]).unwrap();
                         assert_eq!(cell.index(), idx);
                         assert_eq!(g.coords(cell), [x, y, z, w]);

@@ -98,8 +98,7 @@ impl fmt::Display for Position {
                 let boards: Vec<(u8, u8)> = (1..=n).map(|z| (z, 0)).collect();
                 out.push_str("      ");
                 for z in 1..=n {
-                    write!(out, "{:<width$}", format!("  z={z}"), width = 2 * n as usize + 3)
-                        .expect("write to String");
+                    write!(out, "{:<width$}", format!("  z={z}"), width = 2 * n as usize + 3).expect("write to String");
                 }
                 let trimmed = out.trim_end().len();
                 out.truncate(trimmed);
@@ -109,8 +108,7 @@ impl fmt::Display for Position {
             _ => {
                 out.push_str("      ");
                 for w in 1..=n {
-                    write!(out, "{:<width$}", format!("  w={w}"), width = 2 * n as usize + 3)
-                        .expect("write to String");
+                    write!(out, "{:<width$}", format!("  w={w}"), width = 2 * n as usize + 3).expect("write to String");
                 }
                 let trimmed = out.trim_end().len();
                 out.truncate(trimmed);

@@ -101,7 +101,8 @@ impl Role {
     ];
 
     /// The pieces a pawn may promote to, in the order generators list them.
-    pub const PROMOTIONS: [Role; 6] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Unicorn, Role::Dragon];
+    pub const PROMOTIONS: [Role; 6] =
+        [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Unicorn, Role::Dragon];
 
     /// 0..9, the order of [`Role::ALL`].
     #[inline]

@@ -130,7 +130,11 @@ pub struct Position {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Position").field("fen", &self.fen()).field("mode", &self.mode).field("hash", &format_args!("{:#018x}", self.hash)).finish()
+        f.debug_struct("Position")
+            .field("fen", &self.fen())
+            .field("mode", &self.mode)
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .finish()
     }
 }
 
@@ -263,7 +267,10 @@ impl Position {
         }
         let them = setup.turn.other();
         if pos.is_attacked(pos.king(them), setup.turn) {
-            return Err(PositionError { errors: vec![PositionErrorKind::OppositeCheck { color: them }], setup: Box::new(setup) });
+            return Err(PositionError {
+                errors: vec![PositionErrorKind::OppositeCheck { color: them }],
+                setup: Box::new(setup),
+            });
         }
         if let Some(ep) = pos.en_passant {
             if !pos.could_capture_en_passant(ep.target, setup.turn) {
@@ -534,7 +541,10 @@ impl Position {
         let from = g.padded(m.from);
         let to = g.padded(m.to);
         let code = self.mailbox[from];
-        debug_assert!(mailbox::is_piece(code) && mailbox::color(code) == us, "no piece of the side to move on the from cell");
+        debug_assert!(
+            mailbox::is_piece(code) && mailbox::color(code) == us,
+            "no piece of the side to move on the from cell"
+        );
         let role = mailbox::role(code);
         let mut undo = Undo {
             moved: code,
@@ -567,14 +577,18 @@ impl Position {
             self.kings[us.index()] = kt as u16;
             let king = Piece::new(us, Role::King);
             let rook = Piece::new(us, Role::Rook);
-            self.hash ^= keys.piece(king, m.from) ^ keys.piece(king, king_to) ^ keys.piece(rook, m.to) ^ keys.piece(rook, rook_to);
+            self.hash ^= keys.piece(king, m.from)
+                ^ keys.piece(king, king_to)
+                ^ keys.piece(rook, m.to)
+                ^ keys.piece(rook, rook_to);
         } else {
             if mailbox::is_piece(target) {
                 undo.captured = target;
                 self.remove_from_list(them, to);
                 self.hash ^= keys.piece(Piece::new(them, mailbox::role(target)), m.to);
                 self.halfmove = 0;
-            } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) && !is_straight(g, role, m) {
+            } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) && !is_straight(g, role, m)
+            {
                 let victim = undo.en_passant.expect("checked").victim;
                 let vp = g.padded(victim);
                 undo.captured = self.mailbox[vp];
@@ -590,7 +604,8 @@ impl Position {
             };
             self.mailbox[to] = placed;
             self.move_in_list(us, from, to);
-            self.hash ^= keys.piece(Piece::new(us, role), m.from) ^ keys.piece(Piece::new(us, mailbox::role(placed)), m.to);
+            self.hash ^=
+                keys.piece(Piece::new(us, role), m.from) ^ keys.piece(Piece::new(us, mailbox::role(placed)), m.to);
             if role == Role::King {
                 self.kings[us.index()] = to as u16;
             } else if let Some(axis) = role.pawn_axis() {
@@ -741,10 +756,17 @@ impl Position {
         for color in Color::ALL {
             for (i, &p) in self.lists[color.index()].iter().enumerate() {
                 let code = self.mailbox[p as usize];
-                assert!(mailbox::is_piece(code) && mailbox::color(code) == color, "piece list of {color} names an entry without its piece");
+                assert!(
+                    mailbox::is_piece(code) && mailbox::color(code) == color,
+                    "piece list of {color} names an entry without its piece"
+                );
                 assert_eq!(self.list_index[p as usize] as usize, i, "piece list index out of step");
             }
-            assert_eq!(self.mailbox[self.kings[color.index()] as usize], mailbox::code(color, Role::King), "{color} king not where recorded");
+            assert_eq!(
+                self.mailbox[self.kings[color.index()] as usize],
+                mailbox::code(color, Role::King),
+                "{color} king not where recorded"
+            );
         }
         assert_eq!(self.hash, self.hash_from_scratch(), "incremental hash differs from the hash from scratch");
     }
@@ -804,12 +826,20 @@ fn build_empty_mailbox(g: &Geometry) -> Box<[u8]> {
     mb.into()
 }
 
-fn validate_castling(setup: &Setup, kings: &[Vec<Cell>; 2], mode: CastlingMode, errors: &mut Vec<PositionErrorKind>) -> Castling {
+fn validate_castling(
+    setup: &Setup,
+    kings: &[Vec<Cell>; 2],
+    mode: CastlingMode,
+    errors: &mut Vec<PositionErrorKind>,
+) -> Castling {
     let g = setup.shape.geometry();
     let mut castling = Castling::default();
     let n = g.side() as u8;
     for &rook in &setup.castling {
-        let err = |reason| PositionErrorKind::Castling { cell: if rook.index() < g.cells() { g.cell_name(rook) } else { rook.to_string() }, reason };
+        let err = |reason| PositionErrorKind::Castling {
+            cell: if rook.index() < g.cells() { g.cell_name(rook) } else { rook.to_string() },
+            reason,
+        };
         if g.dims() != 2 {
             errors.push(err("there is no castling on this board"));
             continue;

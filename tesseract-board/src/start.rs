@@ -47,7 +47,10 @@ impl Army {
 impl std::str::FromStr for Army {
     type Err = String;
     fn from_str(s: &str) -> Result<Army, String> {
-        Army::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| format!("unknown army {s:?}: expected light, standard or dense"))
+        Army::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("unknown army {s:?}: expected light, standard or dense"))
     }
 }
 
@@ -137,7 +140,8 @@ pub enum Chess960Error {
 const LIGHT_FILES: [usize; 4] = [1, 3, 5, 7]; // b, d, f, h
 const DARK_FILES: [usize; 4] = [0, 2, 4, 6]; // a, c, e, g
 /// The knight pairs among five empty squares, in Scharnagl's order NN---, N-N--, …, ---NN.
-const KNIGHT_PAIRS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+const KNIGHT_PAIRS: [(usize, usize); 10] =
+    [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
 
 /// The back rank of Chess960 position `number` in Scharnagl's numbering (518 is classic chess).
 ///

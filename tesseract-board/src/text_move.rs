@@ -51,7 +51,10 @@ impl TextMove {
     /// # Panics
     /// If the two cells have different numbers of axes, or more than four.
     pub fn new(from: &[u8], to: &[u8], promotion: Option<Role>) -> TextMove {
-        assert!(from.len() == to.len() && !from.is_empty() && from.len() <= MAX_DIMS, "from and to need 1..=4 coordinates each");
+        assert!(
+            from.len() == to.len() && !from.is_empty() && from.len() <= MAX_DIMS,
+            "from and to need 1..=4 coordinates each"
+        );
         let mut f = [0; MAX_DIMS];
         let mut t = [0; MAX_DIMS];
         f[..from.len()].copy_from_slice(from);
@@ -105,7 +108,11 @@ impl TextMove {
                     _ => return Err(unexpected(4, "a lower-case promotion letter q, r, b or n")),
                 },
             };
-            return Ok(TextMove::new(&[bytes[0] - b'a' + 1, bytes[1] - b'0'], &[bytes[2] - b'a' + 1, bytes[3] - b'0'], promotion));
+            return Ok(TextMove::new(
+                &[bytes[0] - b'a' + 1, bytes[1] - b'0'],
+                &[bytes[2] - b'a' + 1, bytes[3] - b'0'],
+                promotion,
+            ));
         }
         let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
@@ -187,7 +194,14 @@ impl std::str::FromStr for TextMove {
 impl fmt::Display for TextMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.dims == 2 {
-            write!(f, "{}{}{}{}", (b'a' + self.from[0] - 1) as char, self.from[1], (b'a' + self.to[0] - 1) as char, self.to[1])?;
+            write!(
+                f,
+                "{}{}{}{}",
+                (b'a' + self.from[0] - 1) as char,
+                self.from[1],
+                (b'a' + self.to[0] - 1) as char,
+                self.to[1]
+            )?;
             if let Some(p) = self.promotion {
                 write!(f, "{}", p.upper_char(2).to_ascii_lowercase())?;
             }

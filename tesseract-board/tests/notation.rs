@@ -58,7 +58,10 @@ fn several_errors_are_all_reported() {
 fn castling_texts_in_three_notations() {
     let pos = start::chess960(0).unwrap(); // BBQNNRKR
     assert_eq!(pos.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
-    assert_eq!(pos.fen_with(fen::CastlingNotation::Shredder), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    assert_eq!(
+        pos.fen_with(fen::CastlingNotation::Shredder),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    );
     for text in [
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
@@ -88,7 +91,10 @@ fn text_moves_parse_and_print() {
         assert_eq!(m.to_string(), text);
     }
     let m: TextMove = "24132513Q".parse().unwrap();
-    assert_eq!((m.dims(), m.from(), m.to(), m.promotion()), (4, &[2, 4, 1, 3][..], &[2, 5, 1, 3][..], Some(Role::Queen)));
+    assert_eq!(
+        (m.dims(), m.from(), m.to(), m.promotion()),
+        (4, &[2, 4, 1, 3][..], &[2, 5, 1, 3][..], Some(Role::Queen))
+    );
     let bad: [(&str, &str); 12] = [
         ("", "empty"),
         ("22132313\n", "offset 8"),

@@ -201,7 +201,10 @@ fn attack_queries_on_a_small_4d_position() {
     // The dragon slides along 4-agonals only.
     assert!(pos.is_attacked(at([4, 4, 4, 4]), Color::White));
     assert!(pos.is_attacked(at([1, 5, 1, 5]), Color::White));
-    assert!(!pos.is_attacked(at([4, 4, 3, 3]), Color::White), "a class-2 step is no dragon move, and no pawn takes along y+x+… there");
+    assert!(
+        !pos.is_attacked(at([4, 4, 3, 3]), Color::White),
+        "a class-2 step is no dragon move, and no pawn takes along y+x+… there"
+    );
     // The Y-pawn on (2,2,3,3) takes one step up y and one along x or z: (1|3, 3, 3, 3) and (2, 3, 2|4, 3).
     for c in [[1, 3, 3, 3], [2, 3, 2, 3], [2, 3, 4, 3]] {
         assert!(pos.is_attacked(at(c), Color::White), "{c:?}");

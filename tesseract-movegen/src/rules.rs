@@ -95,7 +95,10 @@ impl Legal for Position {
 
     fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
         if !self.is_legal(m) {
-            return Err(MoveError::Illegal { text: TextMove::from_move(m, self).to_string(), reason: "not in the legal move list" });
+            return Err(MoveError::Illegal {
+                text: TextMove::from_move(m, self).to_string(),
+                reason: "not in the legal move list",
+            });
         }
         Ok(self.make(m))
     }
@@ -113,7 +116,9 @@ impl Legal for Position {
             _ => return Err(illegal("no piece of the side to move stands on the from cell")),
         }
         let moves = legal_moves(self);
-        let found = moves.iter().copied().find(|&m| m.from == from && m.promotion == text.promotion() && TextMove::from_move(m, self).to() == text.to());
+        let found = moves.iter().copied().find(|&m| {
+            m.from == from && m.promotion == text.promotion() && TextMove::from_move(m, self).to() == text.to()
+        });
         if let Some(m) = found {
             return Ok(m);
         }
@@ -127,7 +132,8 @@ impl Legal for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = TextMove::parse(text).map_err(|_| MoveError::Illegal { text: text.escape_debug().to_string(), reason: "not a move text" })?;
+        let parsed = TextMove::parse(text)
+            .map_err(|_| MoveError::Illegal { text: text.escape_debug().to_string(), reason: "not a move text" })?;
         self.resolve(&parsed)
     }
 

@@ -82,7 +82,11 @@ impl Tables {
         }
         slides[OFFBOARD as usize] = 0;
         let slide_dirs = Role::ALL.map(|role| {
-            geo.directions().iter().filter(|dir| role.slide_classes() & (1 << dir.class) != 0).map(|dir| dir.offset).collect()
+            geo.directions()
+                .iter()
+                .filter(|dir| role.slide_classes() & (1 << dir.class) != 0)
+                .map(|dir| dir.offset)
+                .collect()
         });
         let leaps = geo.leaps().iter().map(|l| l.offset).collect();
         let pawns: [Vec<PawnSteps>; 2] = Color::ALL.map(|color| {
@@ -111,7 +115,9 @@ impl Tables {
                     for &role in geo.pawn_roles() {
                         let axis = role.pawn_axis().expect("a pawn");
                         let sideways: Vec<usize> = (0..d).filter(|&a| a != axis && back[a] != 0).collect();
-                        if back[axis] == color.forward() && sideways.len() == 1 && geo.capture_axes().contains(&sideways[0])
+                        if back[axis] == color.forward()
+                            && sideways.len() == 1
+                            && geo.capture_axes().contains(&sideways[0])
                         {
                             mask |= if role == Role::YPawn { 1 } else { 2 };
                         }
@@ -120,7 +126,8 @@ impl Tables {
                 })
                 .collect()
         });
-        let promotions = Role::PROMOTIONS.iter().copied().filter(|r| r.exists_in(d) && (d != 2 || r.min_dims() <= 2)).collect();
+        let promotions =
+            Role::PROMOTIONS.iter().copied().filter(|r| r.exists_in(d) && (d != 2 || r.min_dims() <= 2)).collect();
         let relation_base = geo.padded_len() - 1;
         let mut relation = vec![0u8; 2 * geo.padded_len() - 1];
         for (i, dir) in geo.directions().iter().enumerate() {
@@ -157,7 +164,11 @@ impl Tables {
         let leap_mask = geo
             .all_cells()
             .map(|cell| {
-                geo.leaps().iter().enumerate().filter(|(_, l)| geo.offset(cell, &l.delta).is_some()).fold(0u64, |m, (i, _)| m | 1 << i)
+                geo.leaps()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| geo.offset(cell, &l.delta).is_some())
+                    .fold(0u64, |m, (i, _)| m | 1 << i)
             })
             .collect();
         let role_dirs = Role::ALL.map(|role| {

@@ -141,7 +141,8 @@ fn record(pos: &Position, f: &mut Features) {
     });
     f.double_checks += (pos.is_check() && checkers.count() == 0) as usize;
     if let Some(ep) = pos.en_passant() {
-        f.en_passant += moves.iter().any(|m| m.to == ep.target && pos.piece_at(m.from).is_some_and(|p| p.role.is_pawn())) as usize;
+        f.en_passant +=
+            moves.iter().any(|m| m.to == ep.target && pos.piece_at(m.from).is_some_and(|p| p.role.is_pawn())) as usize;
     }
     f.promotions += moves.iter().any(|m| m.promotion.is_some()) as usize;
     f.castling += moves.iter().any(|m| pos.piece_at(m.to).is_some_and(|p| p.color == pos.turn())) as usize;
@@ -187,7 +188,10 @@ fn generators_agree_on_random_positions_with_checks_pins_en_passant_and_promotio
     }
     println!("{features:?}");
     assert!(features.positions >= 300, "{features:?}");
-    assert!(features.checks > 0 && features.pins > 0 && features.en_passant > 0 && features.promotions > 0, "{features:?}");
+    assert!(
+        features.checks > 0 && features.pins > 0 && features.en_passant > 0 && features.promotions > 0,
+        "{features:?}"
+    );
 }
 
 #[test]
@@ -195,7 +199,8 @@ fn generators_agree_on_random_2d_positions() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut features = Features::default();
     for game in 0..40 {
-        let mut pos = if game % 2 == 0 { start::chess() } else { start::chess960((rng.next_u64() % 960) as u32).unwrap() };
+        let mut pos =
+            if game % 2 == 0 { start::chess() } else { start::chess960((rng.next_u64() % 960) as u32).unwrap() };
         random_walk(&mut pos, &mut rng, 120, |p| {
             record(p, &mut features);
             compare_node(p);
@@ -241,4 +246,64 @@ fn text_round_trips_on_random_positions() {
         });
     }
     assert!(checked > 1000);
+}
+
+/// A Raumschach-size (5³) position: the generators were written for any shape, so 3D needs no new code.
+#[test]
+fn generators_agree_on_a_3d_board() {
+    use tesseract_board::{CastlingMode, Color, Piece, Role, Shape};
+    let mut setup = Setup::empty(Shape::RAUMSCHACH);
+    let back = [Role::Rook, Role::Knight, Role::King, Role::Knight, Role::Rook];
+    let second = [Role::Bishop, Role::Unicorn, Role::Queen, Role::Bishop, Role::Unicorn];
+    for x in 1..=5u8 {
+        for color in Color::ALL {
+            let flip = |c: [u8; 3]| if color == Color::White { c } else { c.map(|v| 6 - v) };
+            setup.put(&flip([x, 1, 1]), Some(Piece::new(color, back[x as usize - 1])));
+            setup.put(&flip([x, 1, 2]), Some(Piece::new(color, second[x as usize - 1])));
+            setup.put(&flip([x, 2, 1]), Some(Piece::new(color, Role::YPawn)));
+            setup.put(&flip([x, 2, 2]), Some(Piece::new(color, Role::YPawn)));
+        }
+    }
+    let mut pos = Position::from_setup(setup, CastlingMode::Standard).expect("a valid 3D position");
+    let fast = perft(&mut pos, 3);
+    assert_eq!(fast, naive::perft(&pos.to_setup(), 3));
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut compared = 0;
+    for _ in 0..6 {
+        let mut p = pos.clone();
+        random_walk(&mut p, &mut rng, 80, |q| {
+            compared += 1;
+            compare_node(q);
+        });
+    }
+    assert!(compared > 200);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// make/unmake of every legal move restores the position and its hash, and the incremental hash of
+    /// every child equals the hash computed from scratch, on positions reached by seeded random play.
+    #[test]
+    fn make_unmake_restores_everything(seed in proptest::prelude::any::<u64>(), plies in 0usize..60, which in 0usize..5) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = match which {
+            0 => start::chess(),
+            1 => start::chess960((seed % 960) as u32).unwrap(),
+            2 => start::tesseract(start::Army::Light),
+            3 => start::tesseract(start::Army::Standard),
+            _ => start::tesseract(start::Army::Dense),
+        };
+        random_walk(&mut pos, &mut rng, plies, |_| {});
+        let before = pos.clone();
+        for m in legal_moves(&pos) {
+            let undo = pos.make(m);
+            proptest::prop_assert_eq!(pos.hash(), pos.hash_from_scratch());
+            pos.unmake(m, undo);
+            proptest::prop_assert_eq!(&pos, &before);
+            proptest::prop_assert_eq!(pos.hash(), before.hash());
+        }
+        let text = pos.fen();
+        proptest::prop_assert_eq!(Position::from_fen_with_mode(&text, pos.castling_mode()).unwrap(), pos);
+    }
 }
