@@ -23,10 +23,24 @@ pub const fn color(code: u8) -> Color {
     if code & 16 != 0 { Color::Black } else { Color::White }
 }
 
+/// The role of each code's low five bits, built at compile time.
+const ROLES: [Role; 32] = {
+    let mut table = [Role::King; 32];
+    let mut i = 0;
+    while i < 32 {
+        let low = i & 15;
+        if low >= 1 && low <= 9 {
+            table[i] = Role::ALL[low - 1];
+        }
+        i += 1;
+    }
+    table
+};
+
 /// The role of a piece code (meaningless for other codes).
 #[inline]
 pub const fn role(code: u8) -> Role {
-    Role::ALL[((code & 15).wrapping_sub(1) % 9) as usize]
+    ROLES[(code & 31) as usize]
 }
 
 /// The code of a piece of `color` and `role`.
