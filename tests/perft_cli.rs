@@ -1,27 +1,14 @@
 //! The perft example's command-line contract: divide lines `<move> <count>`, a last line `nodes <N>`, and
 //! exit code 2 with a message on stderr for malformed input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-/// The example binary, which `cargo test` builds next to the test binaries.
-fn example(name: &str) -> PathBuf {
-    let mut dir = std::env::current_exe().expect("the test binary's path");
-    dir.pop();
-    if dir.ends_with("deps") {
-        dir.pop();
-    }
-    let path = dir.join("examples").join(name);
-    assert!(path.exists(), "{} is missing: `cargo test` builds the examples (a filter such as --test skips that)", path.display());
-    path
-}
+use std::process::Output;
+
+use common::stdout;
 
 fn perft(args: &[&str]) -> Output {
-    Command::new(example("perft")).args(args).output().expect("the perft example runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+    common::run_example("perft", args, "")
 }
 
 #[test]
@@ -39,7 +26,9 @@ fn divide_lines_then_nodes() {
 
 #[test]
 fn both_generators_and_all_start_names() {
-    for (start, depth, nodes) in [("light", "1", "220"), ("standard", "2", "50420"), ("dense", "1", "236"), ("chess960:518", "3", "8902")] {
+    for (start, depth, nodes) in
+        [("light", "1", "220"), ("standard", "2", "50420"), ("dense", "1", "236"), ("chess960:518", "3", "8902")]
+    {
         for generator in ["fast", "naive"] {
             let out = perft(&["--start", start, "--depth", depth, "--generator", generator]);
             assert_eq!(stdout(&out), format!("nodes {nodes}\n"), "{start} {generator}");

@@ -1,0 +1,75 @@
+//! End-to-end tests of `examples/four_tac_toe.rs`, run as the binary `cargo test` builds. The game logic itself is tested in `tesseract-tactoe`.
+
+mod common;
+
+use std::process::Output;
+
+use tesseract::tactoe::{Strength, selfplay};
+
+/// Runs the example with `args`, feeding `stdin`.
+fn run(args: &[&str], stdin: &str) -> Output {
+    common::run_example("four_tac_toe", args, stdin)
+}
+
+use common::stdout;
+
+#[test]
+fn lines_prints_the_counts() {
+    let output = run(&["--lines"], "");
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(stdout(&output), "lines 272 through-centre 40 playable 232\n");
+}
+
+#[test]
+fn selfplay_ends_with_the_final_scores_of_the_library_game() {
+    let output = run(&["--selfplay", "--seed", "3", "--strength", "1"], "");
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let [x, o] = selfplay(Strength::level(1).unwrap(), 3).scores();
+    assert_eq!(text.lines().last(), Some(format!("final X {x} O {o}").as_str()), "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains(" claims ")).count(), 80);
+}
+
+#[test]
+fn interactive_play_from_a_pipe_survives_bad_input() {
+    let script = "1111\n2222\n1111\n9999\nfrobnicate\nhint\nhint 1111\nundo\n3333\ntext\n";
+    let output = run(&["--strength", "1"], script);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    for expected in [
+        "X claims 1111: +0",
+        "O (engine) claims",
+        "the centre 2222 can never be claimed",
+        "cell 1111 is already claimed by X",
+        "\"9999\" has '9'",
+        "unknown command \"frobnicate\"",
+        "hint needs a cell",
+        "live lines of X through 1111",
+        "undone: ",
+        "X claims 3333: +0",
+        "End of input: leaving the game.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert_eq!(text.lines().last(), Some("final X 0 O 0"));
+}
+
+#[test]
+fn bad_arguments_exit_with_code_2() {
+    for args in [&["--strength", "9"][..], &["--selfplay"], &["--match", "x", "--seed", "1"], &["--bogus"]] {
+        let output = run(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(!output.stderr.is_empty());
+    }
+    let output = run(&["--match", "1", "--seed", "1", "--opponent", "seven"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected `random` or an engine level 1 to 5"));
+}
+
+#[test]
+fn a_match_prints_its_result() {
+    let output = run(&["--match", "1", "--seed", "5", "--strength", "1", "--opponent", "random"], "");
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("A: engine depth 1\nB: random\nseed 5 pairs 1\ngames 2 A-wins 2 draws 0 B-wins 0"), "{text}");
+}
