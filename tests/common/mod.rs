@@ -7,8 +7,10 @@ use std::process::{Command, Output, Stdio};
 /// The path of an example binary, which `cargo test` builds next to the test binaries
 /// (`target/<profile>/examples/`).
 ///
+/// A target filter such as `--test NAME` skips building examples; a missing example is then built here.
+///
 /// # Panics
-/// When the example is missing: a target filter such as `--test NAME` skips building examples.
+/// When the example cannot be built.
 pub fn example(name: &str) -> PathBuf {
     let mut dir = std::env::current_exe().expect("the test binary's path");
     dir.pop();
@@ -16,11 +18,16 @@ pub fn example(name: &str) -> PathBuf {
         dir.pop();
     }
     let path = dir.join("examples").join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: `cargo test` builds the examples (a filter such as --test skips that)",
-        path.display()
-    );
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--quiet", "--example", name]);
+        if dir.ends_with("release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success() && path.exists(), "could not build the example {name}");
+    }
     path
 }
 
