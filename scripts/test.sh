@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the workspace, as CI runs it. Idempotent: installs what the tests need from outside cargo
-# (python-chess for the perft oracle), then runs formatting and lint checks, the debug-build tests (debug
+# (python-chess for the perft oracle, redis-server for the online match over a real relay, started on
+# loopback and stopped again if this script started it), then runs formatting and lint checks, the debug-build tests (debug
 # assertions on: a validity check after every make and unmake) and the release-build tests including the
 # ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle).
 #
@@ -20,6 +21,15 @@ if ! python3 -c 'import chess' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check chess
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
+if ! command -v redis-server >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null
+    trap 'redis-cli -h 127.0.0.1 -p 6379 shutdown nosave >/dev/null 2>&1 || true' EXIT
+    for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+redis-cli -h 127.0.0.1 -p 6379 ping
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

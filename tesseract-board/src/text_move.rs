@@ -84,7 +84,8 @@ impl TextMove {
             return Err(TextMoveError::Empty);
         }
         let unexpected = |offset: usize, expected| {
-            let found = text[offset..].chars().next().unwrap_or('?');
+            // The offset is a byte offset and may fall inside a multi-byte character.
+            let found = text.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or(char::REPLACEMENT_CHARACTER);
             TextMoveError::Unexpected { offset, found, expected }
         };
         if bytes[0].is_ascii_lowercase() {

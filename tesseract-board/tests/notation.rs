@@ -95,7 +95,7 @@ fn text_moves_parse_and_print() {
         (m.dims(), m.from(), m.to(), m.promotion()),
         (4, &[2, 4, 1, 3][..], &[2, 5, 1, 3][..], Some(Role::Queen))
     );
-    let bad: [(&str, &str); 12] = [
+    let bad: [(&str, &str); 13] = [
         ("", "empty"),
         ("22132313\n", "offset 8"),
         ("22132313q", "upper-case promotion letter"),
@@ -108,6 +108,8 @@ fn text_moves_parse_and_print() {
         ("22130313", "offset 4"),
         ("２２１３２３１３", "offset 0"),
         ("e2e4k", "lower-case promotion letter"),
+        // Found by the notation fuzz target: an offset inside a multi-byte character.
+        ("e\u{1e3}]", "offset 2"),
     ];
     for (text, fragment) in bad {
         let err: TextMoveError = text.parse::<TextMove>().unwrap_err();

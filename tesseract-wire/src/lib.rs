@@ -1,2 +1,139 @@
-//! placeholder
+//! An authenticated move protocol for 4D chess (Tesseract) and chess over an untrusted relay.
+//!
+//! Two players who share nothing but a match id and each other's 128-bit identity (or an invitation
+//! secret from the game link) play through a relay that may drop, duplicate, reorder, corrupt, replay or
+//! forge frames, and may try to stand in the middle. The protocol, byte for byte, is in `PROTOCOL.md`
+//! next to this crate, with known-answer vectors that a test checks.
+//!
+//! The crate is sans-IO: a [`Session`] takes bytes ([`Session::receive`]) and gives bytes
+//! ([`Session::poll_transmit`]) and [`Event`]s; sockets, channels and timers are the caller's (the
+//! `online` example of the workspace plays over Redis pub/sub).
+//!
+//! # Examples
+//!
+//! A whole handshake and two moves between two sessions, handing frames across by hand:
+//! ```
+//! use tesseract_board::{start, Color};
+//! use tesseract_wire::{Action, EphemeralKey, Event, IdentityKey, MatchConfig, MatchId, Session};
+//!
+//! // Long-term keys; each player tells the other its identity out of band.
+//! let alice = IdentityKey::random();
+//! let bob = IdentityKey::random();
+//! let id = MatchId::from_bytes([7; 16]);
+//! let game = start::tesseract(start::Army::Standard);
+//! let white_config = MatchConfig::new(id, Color::White, game.clone()).pin_peer(bob.identity());
+//! let black_config = MatchConfig::new(id, Color::Black, game).pin_peer(alice.identity());
+//! // A fresh ephemeral key per match and per side.
+//! let mut white = Session::new(white_config, &alice, EphemeralKey::random())?;
+//! let mut black = Session::new(black_config, &bob, EphemeralKey::random())?;
+//!
+//! // Hand every queued frame to the other side until both are quiet.
+//! fn pump(a: &mut Session, b: &mut Session) -> Result<Vec<Event>, tesseract_wire::Error> {
+//!     let mut events = Vec::new();
+//!     loop {
+//!         let mut moved = false;
+//!         while let Some(f) = a.poll_transmit() { events.extend(b.receive(&f)?); moved = true; }
+//!         while let Some(f) = b.poll_transmit() { events.extend(a.receive(&f)?); moved = true; }
+//!         if !moved { return Ok(events); }
+//!     }
+//! }
+//! pump(&mut black, &mut white)?; // Hello, Reply, Finished
+//! assert_eq!(white.action(), Action::Move);
+//!
+//! white.play_text("22132313")?;
+//! let events = pump(&mut white, &mut black)?;
+//! assert!(matches!(&events[0], Event::Moved { text, .. } if text == "22132313"));
+//! black.play_text("24532353")?;
+//! pump(&mut black, &mut white)?;
+//! assert_eq!(white.position(), black.position());
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A forged frame aborts the session, which then answers with a reason-free Abort and refuses everything:
+//! ```
+//! # use tesseract_board::{start, Color};
+//! # use tesseract_wire::{EphemeralKey, IdentityKey, MatchConfig, MatchId, Phase, Session};
+//! # let alice = IdentityKey::random();
+//! # let bob = IdentityKey::random();
+//! # let id = MatchId::from_bytes([7; 16]);
+//! # let config = MatchConfig::new(id, Color::White, start::chess()).pin_peer(bob.identity());
+//! # let mut white = Session::new(config, &alice, EphemeralKey::random())?;
+//! let err = white.receive(b"TW\x01\x01 not a hello").unwrap_err();
+//! assert_eq!(err.to_string(), "malformed frame: truncated frame");
+//! assert_eq!(white.phase(), Phase::Aborted);
+//! assert!(white.receive(b"anything").is_err());
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A whole match between two automatic players through a relay that drops and duplicates frames:
+//! ```
+//! use tesseract_board::{start, Color};
+//! use tesseract_wire::{
+//!     duel, AutoPlayer, EphemeralKey, FaultyRelay, Faults, IdentityKey, MatchConfig, MatchId, SeededMover, Session,
+//! };
+//! # let alice = IdentityKey::random();
+//! # let bob = IdentityKey::random();
+//! let id = MatchId::from_bytes([9; 16]);
+//! let config = |c| MatchConfig::new(id, c, start::chess());
+//! let white = Session::new(config(Color::White).pin_peer(bob.identity()), &alice, EphemeralKey::random())?;
+//! let black = Session::new(config(Color::Black).pin_peer(alice.identity()), &bob, EphemeralKey::random())?;
+//! let mut relay = FaultyRelay::new(3, Faults::LOSSY);
+//! let (mut wp, mut bp) = (AutoPlayer::new(SeededMover::new(1), 40), AutoPlayer::new(SeededMover::new(2), 40));
+//! let report = duel(white, black, &mut wp, &mut bp, &mut relay, 10_000);
+//! assert!(report.completed() && report.consistent());
+//! assert_eq!(report.white.hash, report.black.hash);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Design
+//!
+//! - **Identities are bound to keys.** Plain ephemeral ECDH through a relay is open to a man in the
+//!   middle; here each player has a long-term P-256 key, its [`Identity`] is a hash of the public key, and
+//!   the handshake mixes static and ephemeral Diffie-Hellman (`ee`, `es`, `se`, Noise-KK-shaped) so only
+//!   the holders of the pinned keys (and, if used, of the invitation secret) derive the session keys.
+//! - **The transcript is the salt.** HKDF-SHA256 is salted with the hash of everything public (version,
+//!   match id, start position, both identities, all four public keys, ordered by colour): a relay that
+//!   changes any of it yields other keys and the Finished tags fail.
+//! - **A strict ping-pong.** Handshake and game alternate (the side that does not move first opens), so
+//!   at most one frame is unacknowledged in each direction and retransmitting the last frame after a
+//!   silence heals any drop; a byte-identical copy of the last accepted frame is ignored, nothing else is.
+//!   Resign and abort may cross a message in flight; the receiver checks them against the state before its
+//!   own last message.
+//! - **Chained tags over the receiver's own state.** Each message's full 32-byte HMAC-SHA256 covers a
+//!   label, the version, the kind, the match id, the sender's identity and colour, the sequence number,
+//!   the ply, the sender's position hash, the text and the previous tag. The receiver fills all of it from
+//!   its own records but the kind, text and claimed hash, and verifies with `Mac::verify_slice`.
+//! - **The board has the last word.** An authentic move is still checked by the legal generator
+//!   (`tesseract-movegen`) and must be the one canonical text of a legal move; then the sender's Zobrist
+//!   hash must equal ours. Either failure is a protocol violation or a desync, reported as such.
+//! - **Fail closed, say nothing.** The first failure aborts the session; the only frame it still sends is
+//!   an authenticated Abort that carries no reason. The local [`Error`] says exactly what failed.
+//!
+//! Automatic players ([`SeededMover`], [`AutoPlayer`]) are deterministic stand-ins for an engine, for tests
+//! and demonstrations; a real engine plugs in through the [`Mover`] trait.
+//!
+//! # Feature flags
+//! None.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod auto;
+mod error;
+mod frame;
+mod handshake;
+mod keys;
+mod relay;
+mod session;
+
+#[cfg(test)]
+mod attacks;
+
+pub use auto::{AutoPlayer, Mover, SeededMover};
+pub use error::Error;
+pub use frame::{
+    Frame, KeysField, Kind, MAGIC, MAX_FRAME, MAX_TEXT, MacInput, MessageFrame, TAG_LEN, Tag, Text, VERSION,
+};
+pub use handshake::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
+pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, MatchId, PUBLIC_KEY_LEN, PublicKey};
+pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};
+pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};

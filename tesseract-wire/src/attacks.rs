@@ -1,0 +1,986 @@
+//! The threat model: 24 attacks by a relay (or a misbehaving peer), each a test that fails if its defence
+//! is removed. They live inside the crate because a few need to forge frames with a real key (what a
+//! compromised or buggy peer could send) or to set a counter near its end.
+
+use proptest::prelude::*;
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use tesseract_board::{Color, Position, start};
+use tesseract_movegen::Legal;
+
+use crate::frame::{Frame, MacInput, MessageFrame};
+use crate::handshake;
+use crate::session::Stage;
+use crate::*;
+
+// ----- helpers -----
+
+fn key(n: u64) -> IdentityKey {
+    IdentityKey::generate(&mut ChaCha20Rng::seed_from_u64(n))
+}
+
+fn eph(n: u64) -> EphemeralKey {
+    EphemeralKey::generate(&mut ChaCha20Rng::seed_from_u64(1_000_000 + n))
+}
+
+const MATCH: MatchId = MatchId::from_bytes([0x42; 16]);
+
+fn alice() -> IdentityKey {
+    key(1)
+}
+fn bob() -> IdentityKey {
+    key(2)
+}
+fn carol() -> IdentityKey {
+    key(3)
+}
+
+fn session(me: &IdentityKey, peer: Identity, color: Color, start: Position, match_id: MatchId, seed: u64) -> Session {
+    Session::new(MatchConfig::new(match_id, color, start).pin_peer(peer), me, eph(seed)).expect("config")
+}
+
+/// Alice plays White, Bob Black, each pinning the other; `seed` picks the ephemeral keys.
+fn pair_in(start: Position, match_id: MatchId, seed: u64) -> (Session, Session) {
+    let w = session(&alice(), bob().identity(), Color::White, start.clone(), match_id, 2 * seed);
+    let b = session(&bob(), alice().identity(), Color::Black, start, match_id, 2 * seed + 1);
+    (w, b)
+}
+
+fn pair(start: Position) -> (Session, Session) {
+    pair_in(start, MATCH, 0)
+}
+
+fn drain(s: &mut Session) -> Vec<Vec<u8>> {
+    std::iter::from_fn(|| s.poll_transmit()).collect()
+}
+
+/// Hands every queued frame across until both are quiet; panics on any refusal.
+fn pump(a: &mut Session, b: &mut Session) -> Vec<Event> {
+    let mut events = Vec::new();
+    loop {
+        let fa = drain(a);
+        let fb = drain(b);
+        if fa.is_empty() && fb.is_empty() {
+            return events;
+        }
+        for f in fa {
+            events.extend(b.receive(&f).expect("b accepts"));
+        }
+        for f in fb {
+            events.extend(a.receive(&f).expect("a accepts"));
+        }
+    }
+}
+
+fn established_in(start: Position, match_id: MatchId, seed: u64) -> (Session, Session) {
+    let (mut w, mut b) = pair_in(start, match_id, seed);
+    pump(&mut b, &mut w);
+    assert_eq!(w.phase(), Phase::Playing);
+    assert_eq!(b.phase(), Phase::Playing);
+    (w, b)
+}
+
+fn established(start: Position) -> (Session, Session) {
+    established_in(start, MATCH, 0)
+}
+
+fn tesseract() -> Position {
+    start::tesseract(start::Army::Standard)
+}
+
+/// A message sealed with `s`'s own key at any chain state: what only the holder of the key can make.
+fn seal(s: &Session, kind: Kind, text: &str, seq: u32, ply: u32, hash: u64, prev: [u8; 32]) -> Vec<u8> {
+    let text = Text::new(text).expect("printable text");
+    let input = MacInput {
+        version: VERSION,
+        kind,
+        match_id: *s.match_id.as_bytes(),
+        sender: *s.identity().as_bytes(),
+        colour: s.color.index() as u8,
+        seq,
+        ply,
+        hash,
+        text,
+        prev,
+    };
+    let keys = s.keys.as_ref().expect("keys");
+    let tag = handshake::message_tag(&keys.message[s.color.index()], &input);
+    Frame::Message(MessageFrame { kind, seq, ply, hash, text, tag: Tag::from_bytes(tag) }).encode()
+}
+
+/// A message sealed by `s` in its current state, as if it sent it next (without changing `s`).
+fn seal_next(s: &Session, kind: Kind, text: &str, hash: u64) -> Vec<u8> {
+    seal(s, kind, text, s.seq, s.ply, hash, s.prev)
+}
+
+fn assert_aborted(s: &Session) {
+    assert_eq!(s.phase(), Phase::Aborted, "the session must fail closed");
+}
+
+fn message(bytes: &[u8]) -> MessageFrame {
+    match Frame::decode(bytes).expect("a frame") {
+        Frame::Message(m) => m,
+        f => panic!("not a message: {f:?}"),
+    }
+}
+
+fn with_keys(bytes: &[u8], f: impl FnOnce(&mut KeysField)) -> Vec<u8> {
+    let mut frame = Frame::decode(bytes).expect("a frame");
+    match &mut frame {
+        Frame::Hello(k) | Frame::Reply(k, _) => f(k),
+        _ => panic!("no keys"),
+    }
+    frame.encode()
+}
+
+// ----- the 24 attacks -----
+
+/// 1. The relay runs its own handshakes with both players (its own keys in the middle).
+#[test]
+fn attack_01_mitm_key_substitution_by_relay() {
+    let mallory = key(66);
+    // Mallory pretends to be Black towards Alice and White towards Bob, with her own long-term key.
+    let (mut w, mut b) = pair(tesseract());
+    let mut m_as_black = session(&mallory, alice().identity(), Color::Black, tesseract(), MATCH, 90);
+    let mut m_as_white = session(&mallory, bob().identity(), Color::White, tesseract(), MATCH, 91);
+    let bob_hello = drain(&mut b).remove(0);
+    let mallory_hello = drain(&mut m_as_black).remove(0);
+    // Bob's Hello goes to Mallory; Mallory answers Bob with her own keys.
+    m_as_white.receive(&bob_hello).expect("Mallory reads Bob's hello");
+    let mallory_reply = drain(&mut m_as_white).remove(0);
+    let err = b.receive(&mallory_reply).unwrap_err();
+    assert!(matches!(err, Error::IdentityMismatch { .. }), "{err}");
+    assert_aborted(&b);
+    // Mallory's Hello goes to Alice.
+    let err = w.receive(&mallory_hello).unwrap_err();
+    assert!(matches!(err, Error::IdentityMismatch { .. }), "{err}");
+    assert_aborted(&w);
+
+    // Subtler: she keeps Bob's static key (so the identity matches) and swaps in her own ephemeral key.
+    let (mut w, mut b) = pair(tesseract());
+    let hello = drain(&mut b).remove(0);
+    let mallory_eph = eph(92).public_key();
+    let forged = with_keys(&hello, |k| k.ephemeral_key = *mallory_eph.as_bytes());
+    w.receive(&forged).expect("keys are well-formed and the identity matches");
+    let reply = drain(&mut w).remove(0);
+    // Bob sees a Reply bound to a transcript he never saw: its Finished tag fails.
+    assert!(matches!(b.receive(&reply), Err(Error::Authentication(_))));
+    // And Mallory cannot finish with Alice either: she lacks Bob's static secret for `es`; the best she can
+    // replay is a Finished from another run.
+    let (_, mut b2) = established(tesseract());
+    let _ = b2.poll_transmit();
+    let other_finished = Frame::Finished { tag: Tag::from_bytes(b2.prev) }.encode();
+    assert!(matches!(w.receive(&other_finished), Err(Error::Authentication(_))));
+    assert_aborted(&w);
+
+    // With no identity pinned but an invitation secret, a relay without the secret still fails.
+    let secret = InvitationSecret::from_bytes([5; 32]);
+    let wrong = InvitationSecret::from_bytes([6; 32]);
+    let cfg = |c: Color| MatchConfig::new(MATCH, c, tesseract());
+    let mut w = Session::new(cfg(Color::White).invitation(secret), &alice(), eph(93)).unwrap();
+    let mut m = Session::new(cfg(Color::Black).invitation(wrong), &mallory, eph(94)).unwrap();
+    w.receive(&drain(&mut m).remove(0)).expect("hello");
+    let reply = drain(&mut w).remove(0);
+    assert!(matches!(m.receive(&reply), Err(Error::Authentication(_))), "Mallory cannot verify Alice's reply");
+    // Mallory's best try at a Finished: computed with her wrong secret.
+    let th = m.th.expect("transcript");
+    let fake = handshake::finished_tag(&m.keys.as_ref().unwrap().finished[1], &th);
+    let err = w.receive(&Frame::Finished { tag: Tag::from_bytes(fake) }.encode()).unwrap_err();
+    assert_eq!(err, Error::Authentication("finished"));
+    assert_aborted(&w);
+}
+
+/// 2. A move made up by the relay, or a genuine one altered.
+#[test]
+fn attack_02_forged_move() {
+    let (mut w, mut b) = established(tesseract());
+    // A well-formed move frame at exactly the expected place, with a made-up tag.
+    let mut next = w.pos.clone();
+    next.play(next.parse_move("22132313").unwrap()).unwrap();
+    let forged = Frame::Message(MessageFrame {
+        kind: Kind::Move,
+        seq: 0,
+        ply: 0,
+        hash: next.hash(),
+        text: Text::new("22132313").unwrap(),
+        tag: Tag::from_bytes([0xa5; 32]),
+    })
+    .encode();
+    assert_eq!(b.receive(&forged).unwrap_err(), Error::Authentication("move"));
+    assert_aborted(&b);
+
+    // A genuine move with its text changed to another legal move.
+    let (mut w2, mut b2) = established(tesseract());
+    let _ = &mut w;
+    w2.play_text("22132313").unwrap();
+    let genuine = drain(&mut w2).remove(0);
+    let mut m = message(&genuine);
+    m.text = Text::new("42134313").unwrap(); // another legal first move
+    assert!(tesseract().parse_move("42134313").is_ok());
+    let altered = Frame::Message(m).encode();
+    assert_eq!(b2.receive(&altered).unwrap_err(), Error::Authentication("move"));
+    assert_aborted(&b2);
+}
+
+/// 3. Truncated frames and truncated tags (a 16-byte HMAC is not accepted).
+#[test]
+fn attack_03_truncated_tag_or_frame() {
+    let (mut w, mut b) = established(tesseract());
+    w.play_text("22132313").unwrap();
+    let frame = drain(&mut w).remove(0);
+    for cut in 0..frame.len() {
+        assert!(Frame::decode(&frame[..cut]).is_err(), "a frame cut to {cut} bytes must be refused");
+    }
+    // A frame whose tag is the left half of the true tag (what `verify_truncated_left` would accept).
+    let short = &frame[..frame.len() - 16];
+    assert_eq!(b.receive(short).unwrap_err(), Error::Malformed("truncated frame"));
+    assert_aborted(&b);
+    // The same check at the MAC level: half a valid tag never verifies.
+    let (mut w, b) = established(tesseract());
+    w.play_text("22132313").unwrap();
+    let m = message(&drain(&mut w).remove(0));
+    let input = MacInput {
+        version: VERSION,
+        kind: m.kind,
+        match_id: *MATCH.as_bytes(),
+        sender: *alice().identity().as_bytes(),
+        colour: 0,
+        seq: 0,
+        ply: 0,
+        hash: m.hash,
+        text: m.text,
+        prev: b.prev,
+    };
+    let key = &b.keys.as_ref().unwrap().message[0];
+    assert!(handshake::verify_message(key, &input, m.tag.as_bytes()));
+    assert!(!handshake::verify_message(key, &input, &m.tag.as_bytes()[..16]));
+    // A truncated handshake frame.
+    let (_, mut b) = pair(tesseract());
+    let hello = drain(&mut b).remove(0);
+    let (mut w, _) = pair(tesseract());
+    assert!(matches!(w.receive(&hello[..150]), Err(Error::Malformed(_))));
+    assert_aborted(&w);
+}
+
+/// 4. An old frame of this match played again later.
+#[test]
+fn attack_04_replay_within_match() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let first = drain(&mut w).remove(0);
+    b.receive(&first).unwrap();
+    b.play_text("e7e5").unwrap();
+    pump(&mut b, &mut w);
+    w.play_text("g1f3").unwrap();
+    pump(&mut w, &mut b);
+    b.play_text("b8c6").unwrap();
+    pump(&mut b, &mut w);
+    // White's first move again: authentic, but its place in the chain is long gone.
+    let err = b.receive(&first).unwrap_err();
+    assert!(matches!(err, Error::Sequence { expected: 4, found: 0, .. }), "{err}");
+    assert_aborted(&b);
+    // The handshake replayed mid-game.
+    let (mut w, mut b) = pair(start::chess());
+    let hello = drain(&mut b)[0].clone();
+    w.receive(&hello).unwrap();
+    b.receive(&drain(&mut w)[0]).unwrap();
+    w.receive(&drain(&mut b)[0]).unwrap();
+    w.play_text("e2e4").unwrap();
+    b.receive(&drain(&mut w)[0]).unwrap();
+    b.play_text("e7e5").unwrap();
+    w.receive(&drain(&mut b)[0]).unwrap();
+    assert!(matches!(w.receive(&hello), Err(Error::Unexpected { .. })));
+    assert_aborted(&w);
+}
+
+/// 5. Frames delivered out of order, and authentic messages sent out of turn.
+#[test]
+fn attack_05_reorder_and_out_of_turn() {
+    // Reorder: White's move, then White's resignation, delivered resignation first.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    w.resign().unwrap();
+    let frames = drain(&mut w);
+    assert_eq!(frames.len(), 2);
+    let err = b.receive(&frames[1]).unwrap_err();
+    assert!(matches!(err, Error::Sequence { expected: 0, found: 1, .. }), "{err}");
+    assert_aborted(&b);
+
+    // Out of turn: White sends a second message while it is Black's turn to send.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    b.receive(&drain(&mut w)[0]).unwrap();
+    let hash = w.pos.hash();
+    let again = seal_next(&w, Kind::DrawOffer, "", hash);
+    let err = b.receive(&again).unwrap_err();
+    assert_eq!(err, Error::Unexpected { kind: "draw offer", why: "it is not the peer's turn to send" });
+    assert_aborted(&b);
+
+    // Out of turn on the board: a Black move sealed as White (White's key, White's turn to send).
+    let (w, mut b) = established(start::chess());
+    let black_move = seal_next(&w, Kind::Move, "e7e5", 0);
+    assert!(b.receive(&black_move).is_err());
+    assert_aborted(&b);
+
+    // Locally, moving out of turn is refused without harm.
+    let (mut w, mut b) = established(start::chess());
+    assert_eq!(b.play_text("e7e5").unwrap_err(), Error::NotNow("it is the peer's turn"));
+    assert_eq!(b.phase(), Phase::Playing);
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    assert_eq!(b.ply(), 1);
+}
+
+/// 6. A dropped frame is detected at the next message (and healed by retransmission if none follows).
+#[test]
+fn attack_06_drop_detected_at_next_message() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    b.play_text("e7e5").unwrap();
+    pump(&mut b, &mut w);
+    w.play_text("g1f3").unwrap();
+    let dropped = drain(&mut w);
+    assert_eq!(dropped.len(), 1);
+    // White then resigns; the resignation arrives, the move never did.
+    w.resign().unwrap();
+    let resign = drain(&mut w).remove(0);
+    let err = b.receive(&resign).unwrap_err();
+    assert!(matches!(err, Error::Sequence { expected: 2, found: 3, .. }), "{err}");
+    assert_aborted(&b);
+
+    // Without a next message, the sender's retransmission after a silence heals the drop.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let _lost = drain(&mut w);
+    w.retransmit();
+    pump(&mut w, &mut b);
+    assert_eq!(b.moves(), ["e2e4"]);
+}
+
+/// 7. A duplicate is ignored only if byte-identical to the last accepted frame.
+#[test]
+fn attack_07_duplicate_retransmission_ignored_only_if_identical() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let f = drain(&mut w).remove(0);
+    b.receive(&f).unwrap();
+    assert_eq!(b.receive(&f).unwrap(), vec![Event::Duplicate]);
+    assert_eq!(b.ply(), 1);
+    assert_eq!(b.phase(), Phase::Playing);
+    // Any other byte, anywhere, is not a duplicate.
+    for at in [4, 10, 14, f.len() - 1] {
+        let (mut w, mut b) = established(start::chess());
+        w.play_text("e2e4").unwrap();
+        let f = drain(&mut w).remove(0);
+        b.receive(&f).unwrap();
+        let mut g = f.clone();
+        g[at] ^= 1;
+        assert!(b.receive(&g).is_err(), "a copy with byte {at} changed must be refused");
+        assert_aborted(&b);
+    }
+    // The handshake too: a repeated Hello is ignored while it is the last frame accepted.
+    let (mut w, mut b) = pair(start::chess());
+    let hello = drain(&mut b).remove(0);
+    w.receive(&hello).unwrap();
+    assert_eq!(w.receive(&hello).unwrap(), vec![Event::Duplicate]);
+}
+
+/// 8. A player's own frames sent back to it.
+#[test]
+fn attack_08_reflection_of_own_frame() {
+    // Black's Hello back to Black.
+    let (mut w, mut b) = pair(start::chess());
+    let hello = drain(&mut b).remove(0);
+    assert!(matches!(b.receive(&hello), Err(Error::Unexpected { .. })));
+    assert_aborted(&b);
+    // White's Reply back to White.
+    w.receive(&hello).unwrap();
+    let reply = drain(&mut w).remove(0);
+    assert!(matches!(w.receive(&reply), Err(Error::Unexpected { .. })));
+    assert_aborted(&w);
+    // A Hello whose colour was rewritten to the receiver's own colour.
+    let (mut w, mut b) = pair(start::chess());
+    let hello = drain(&mut b).remove(0);
+    let recoloured = with_keys(&hello, |k| k.colour = 0);
+    assert_eq!(w.receive(&recoloured).unwrap_err(), Error::Reflection("the frame claims our own colour"));
+    // A Hello carrying the receiver's own keys.
+    let (mut w, mut b) = pair(start::chess());
+    let hello = drain(&mut b).remove(0);
+    let own = *w.me.public_key().as_bytes();
+    let mirrored = with_keys(&hello, |k| k.static_key = own);
+    assert_eq!(w.receive(&mirrored).unwrap_err(), Error::Reflection("our own key came back"));
+    // A message sealed by White, in exactly the state in which White expects Black's next message.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    let mirror = seal(&w, Kind::Move, "e7e5", w.seq, w.ply, b.pos.hash(), w.prev);
+    assert_eq!(w.receive(&mirror).unwrap_err(), Error::Authentication("move"));
+    assert_aborted(&w);
+}
+
+/// 9. A frame of one match played into another between the same players.
+#[test]
+fn attack_09_cross_match_replay() {
+    let other = MatchId::from_bytes([0x43; 16]);
+    let (mut w1, _b1) = established_in(start::chess(), MATCH, 0);
+    let (_w2, mut b2) = established_in(start::chess(), other, 1);
+    w1.play_text("e2e4").unwrap();
+    let f = drain(&mut w1).remove(0);
+    // Same players, same place in the game, same move: another match's keys.
+    assert_eq!(b2.receive(&f).unwrap_err(), Error::Authentication("move"));
+    assert_aborted(&b2);
+    // A Hello for another match.
+    let (_, mut b1) = pair_in(start::chess(), MATCH, 2);
+    let (mut w2, _) = pair_in(start::chess(), other, 3);
+    assert_eq!(w2.receive(&drain(&mut b1)[0]).unwrap_err(), Error::WrongMatch);
+    assert_aborted(&w2);
+}
+
+/// 10. Another version byte, and a stripped invitation secret.
+#[test]
+fn attack_10_version_downgrade() {
+    for version in [0u8, 2, 0xff] {
+        let (mut w, mut b) = pair(start::chess());
+        let mut hello = drain(&mut b).remove(0);
+        hello[2] = version;
+        assert_eq!(w.receive(&hello).unwrap_err(), Error::Version(version));
+        assert_aborted(&w);
+    }
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let mut f = drain(&mut w).remove(0);
+    f[2] = 0;
+    assert_eq!(b.receive(&f).unwrap_err(), Error::Version(0));
+    // The version is also inside every tag: a version-0 message with a matching header still fails.
+    let (w, mut b) = established(start::chess());
+    let m = message(&seal_next(&w, Kind::DrawOffer, "", w.pos.hash()));
+    let input = MacInput {
+        version: 0,
+        kind: m.kind,
+        match_id: *MATCH.as_bytes(),
+        sender: *w.identity().as_bytes(),
+        colour: 0,
+        seq: 0,
+        ply: 0,
+        hash: m.hash,
+        text: m.text,
+        prev: w.prev,
+    };
+    let v0 = handshake::message_tag(&w.keys.as_ref().unwrap().message[0], &input);
+    let frame = Frame::Message(MessageFrame { tag: Tag::from_bytes(v0), ..m }).encode();
+    assert_eq!(b.receive(&frame).unwrap_err(), Error::Authentication("draw offer"));
+    // A side that uses the invitation secret never completes with one that was made to drop it.
+    let secret = InvitationSecret::from_bytes([5; 32]);
+    let mut w = Session::new(
+        MatchConfig::new(MATCH, Color::White, start::chess()).pin_peer(bob().identity()).invitation(secret),
+        &alice(),
+        eph(10),
+    )
+    .unwrap();
+    let mut b = session(&bob(), alice().identity(), Color::Black, start::chess(), MATCH, 11);
+    w.receive(&drain(&mut b)[0]).unwrap();
+    assert_eq!(b.receive(&drain(&mut w)[0]).unwrap_err(), Error::Authentication("reply"));
+}
+
+/// 11. Identity misbinding: the wrong player answers, or someone claims another's key.
+#[test]
+fn attack_11_identity_misbinding() {
+    // Carol, with her own genuine key, answers a match Alice set up with Bob.
+    let (mut w, _) = pair(start::chess());
+    let mut c = session(&carol(), alice().identity(), Color::Black, start::chess(), MATCH, 20);
+    let err = w.receive(&drain(&mut c)[0]).unwrap_err();
+    assert_eq!(err, Error::IdentityMismatch { expected: bob().identity(), found: carol().identity() });
+    // Carol presents Bob's public key as hers (unknown key share): she cannot do the Diffie-Hellman.
+    let (mut w, _) = pair(start::chess());
+    let mut c = session(&carol(), alice().identity(), Color::Black, start::chess(), MATCH, 21);
+    let bobs = *bob().public_key().as_bytes();
+    let claimed = with_keys(&drain(&mut c)[0], |k| k.static_key = bobs);
+    w.receive(&claimed).expect("identity matches the claimed key");
+    let reply = drain(&mut w).remove(0);
+    assert!(c.receive(&reply).is_err(), "Carol's transcript differs");
+    // Her best Finished comes from her own transcript, which has her key: refused.
+    let th = c.th;
+    assert!(th.is_some());
+    let fake = handshake::finished_tag(&c.keys.as_ref().unwrap().finished[1], &th.unwrap());
+    assert_eq!(
+        w.receive(&Frame::Finished { tag: Tag::from_bytes(fake) }.encode()).unwrap_err(),
+        Error::Authentication("finished")
+    );
+    // Swapped roles: both believe they are White; the transcript orders keys by colour, so nothing
+    // completes (a responder never answers a responder).
+    let mut w1 = session(&alice(), bob().identity(), Color::White, start::chess(), MATCH, 22);
+    let mut w2 = session(&bob(), alice().identity(), Color::White, start::chess(), MATCH, 23);
+    assert!(w1.poll_transmit().is_none() && w2.poll_transmit().is_none());
+    // Both believe they are Black: each Hello claims Black, the colour of its receiver.
+    let mut b1 = session(&alice(), bob().identity(), Color::Black, start::chess(), MATCH, 24);
+    let mut b2 = session(&bob(), alice().identity(), Color::Black, start::chess(), MATCH, 25);
+    let h2 = drain(&mut b2).remove(0);
+    let _ = drain(&mut b1);
+    assert!(matches!(b1.receive(&h2), Err(Error::Unexpected { .. })));
+    // Pinning oneself is refused up front.
+    let me = alice();
+    let cfg = MatchConfig::new(MATCH, Color::White, start::chess()).pin_peer(me.identity());
+    assert!(matches!(Session::new(cfg, &me, eph(26)), Err(Error::Config(_))));
+}
+
+/// 12. A frame of one kind passed off as another.
+#[test]
+fn attack_12_type_confusion() {
+    // Black offers a draw; White declines; the relay turns the decline into an acceptance.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    b.offer_draw().unwrap();
+    pump(&mut b, &mut w);
+    w.decline_draw().unwrap();
+    let decline = drain(&mut w).remove(0);
+    let mut m = message(&decline);
+    m.kind = Kind::DrawAccept;
+    assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("draw accept"));
+    assert_aborted(&b);
+    // A move turned into a resignation (same seq, ply, hash; text dropped).
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let mut m = message(&drain(&mut w)[0]);
+    m.kind = Kind::Resign;
+    m.text = Text::EMPTY;
+    m.hash = b.pos.hash();
+    assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("resign"));
+    // The Finished tag reused as a message tag: different labels, different keys.
+    let (w, mut b) = established(start::chess());
+    let _ = w;
+    let finished_tag = b.prev;
+    let m = MessageFrame {
+        kind: Kind::Resign,
+        seq: 0,
+        ply: 0,
+        hash: b.pos.hash(),
+        text: Text::EMPTY,
+        tag: Tag::from_bytes(finished_tag),
+    };
+    assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("resign"));
+}
+
+/// 13. Invalid-curve, twist, identity and compressed points in a Hello.
+#[test]
+fn attack_13_invalid_points() {
+    // A point of the quadratic twist of P-256 (x from Wycheproof's twist vectors, y² = −(x³ − 3x + b)).
+    const TWIST: &str = "04efdde3b32872a9effcf3b94cbf73aa7b39f9683ece9121b9852167f4e3da609beab6a1b46314c219f7014e0416dcccec871ed9593167c020308650c3e110e94a";
+    let twist: Vec<u8> = (0..65).map(|i| u8::from_str_radix(&TWIST[2 * i..2 * i + 2], 16).unwrap()).collect();
+    let good = *bob().public_key().as_bytes();
+    let mut off_curve = good;
+    off_curve[64] ^= 1;
+    let mut compressed = [0u8; 65];
+    compressed[0] = 0x02 | (good[64] & 1);
+    compressed[1..33].copy_from_slice(&good[1..33]);
+    let identity = [0u8; 65];
+    let mut hybrid = good;
+    hybrid[0] = 0x06 | (good[64] & 1);
+    let mut unreduced = [0xffu8; 65]; // x = y = 2²⁵⁶ − 1 > p
+    unreduced[0] = 4;
+    let cases: [(&str, [u8; 65], KeyError); 6] = [
+        ("twist", twist.clone().try_into().unwrap(), KeyError::NotOnCurve),
+        ("off the curve", off_curve, KeyError::NotOnCurve),
+        ("compressed", compressed, KeyError::Form { found: compressed[0] }),
+        ("identity", identity, KeyError::Form { found: 0 }),
+        ("hybrid", hybrid, KeyError::Form { found: hybrid[0] }),
+        ("unreduced", unreduced, KeyError::NotOnCurve),
+    ];
+    for (name, point, expected) in cases {
+        for which in ["static", "ephemeral"] {
+            let (mut w, mut b) = pair(start::chess());
+            let hello = with_keys(&drain(&mut b)[0], |k| {
+                if which == "static" { k.static_key = point } else { k.ephemeral_key = point }
+            });
+            let err = w.receive(&hello).unwrap_err();
+            assert_eq!(err, Error::BadKey { which, source: expected.clone() }, "{name} {which}");
+            assert_aborted(&w);
+        }
+    }
+    // Every Wycheproof invalid-curve point (and compressed form) is refused by the same decoder.
+    let set = wycheproof::ecdh::TestSet::load(wycheproof::ecdh::TestName::EcdhSecp256r1Ecpoint).unwrap();
+    let mut refused = 0;
+    for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+        if t.result == wycheproof::TestResult::Invalid {
+            assert!(PublicKey::from_sec1(&t.public_key).is_err(), "tc {}", t.tc_id);
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 24);
+    // And the 33-byte compressed form is refused by length.
+    assert_eq!(PublicKey::from_sec1(&compressed[..33]).unwrap_err(), KeyError::Length { found: 33 });
+}
+
+/// 14. Keys reused across matches: a rematch (same players, same match id, same start) has fresh keys.
+#[test]
+fn attack_14_key_reuse_across_matches() {
+    let (mut w1, b1) = established_in(start::chess(), MATCH, 30);
+    let (w2, mut b2) = established_in(start::chess(), MATCH, 31);
+    assert_ne!(w1.th, w2.th, "fresh ephemeral keys give another transcript");
+    assert_ne!(b1.th, b2.th);
+    w1.play_text("e2e4").unwrap();
+    let f = drain(&mut w1).remove(0);
+    assert_eq!(b2.receive(&f).unwrap_err(), Error::Authentication("move"));
+    assert_aborted(&b2);
+    // A session uses its ephemeral key once: it is consumed by the key derivation.
+    assert!(w2.ephemeral.is_none() && b1.ephemeral.is_none());
+    // And the Finished of the first match does not open the second.
+    let (_, mut b3) = pair_in(start::chess(), MATCH, 32);
+    let (mut w3, _) = pair_in(start::chess(), MATCH, 32);
+    let hello = drain(&mut b3).remove(0);
+    w3.receive(&hello).unwrap();
+    let stale_finished = Frame::Finished { tag: Tag::from_bytes(b1.prev) }.encode();
+    assert_eq!(w3.receive(&stale_finished).unwrap_err(), Error::Authentication("finished"));
+}
+
+/// 15. Oversize input, refused before parsing.
+#[test]
+fn attack_15_oversize_input() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let f = drain(&mut w).remove(0);
+    let mut big = f.clone();
+    big.resize(MAX_FRAME + 1, 0);
+    assert_eq!(b.receive(&big).unwrap_err(), Error::Oversize { len: MAX_FRAME + 1, max: MAX_FRAME });
+    assert_aborted(&b);
+    let huge = vec![0x54u8; 1 << 20];
+    assert_eq!(Frame::decode(&huge).unwrap_err(), Error::Oversize { len: 1 << 20, max: MAX_FRAME });
+    // Within the limit, trailing bytes are malformed, not oversize.
+    let mut padded = f;
+    padded.push(0);
+    assert_eq!(Frame::decode(&padded).unwrap_err(), Error::Malformed("bytes after the tag"));
+}
+
+/// 16. Malformed or non-canonical move text, even when authentic.
+#[test]
+fn attack_16_malformed_text() {
+    // Bytes outside printable ASCII never parse, whatever the tag.
+    for text in [&b"22132313\n"[..], b"2213231\xff", "２２１３２３１３".as_bytes(), b"22132313\0", b" 22132313"]
+    {
+        let (w, mut b) = established(tesseract());
+        let m = message(&seal_next(&w, Kind::Move, "22132313", 0));
+        let mut raw = Frame::Message(m).encode();
+        // Splice the bad text in place of the good one (length byte at 20).
+        raw.splice(21..29, text.iter().copied());
+        raw[20] = text.len() as u8;
+        assert!(b.receive(&raw).is_err(), "{text:?}");
+        assert_aborted(&b);
+    }
+    // Printable but not the canonical text of a legal move: authentic frames, refused by the board check.
+    let bad_4d = ["22132313q", "22132313Q", "2213231", "221323130", "22130313", "a2132313", "22132313 ", "+22132313"];
+    for text in bad_4d {
+        let (w, mut b) = established(tesseract());
+        let Ok(t) = Text::new(text) else { continue };
+        let frame = seal_next(&w, Kind::Move, t.as_str(), 0);
+        let err = b.receive(&frame).unwrap_err();
+        assert!(matches!(err, Error::NonCanonical(_) | Error::IllegalMove(_)), "{text}: {err}");
+        assert_aborted(&b);
+    }
+    let bad_2d = ["E2E4", "e2e4q", "e2-e4", "e2e4 ", "e2e9", "i2i4", "22132313"];
+    for text in bad_2d {
+        let (w, mut b) = established(start::chess());
+        let Ok(t) = Text::new(text) else { continue };
+        let err = b.receive(&seal_next(&w, Kind::Move, t.as_str(), 0)).unwrap_err();
+        assert!(matches!(err, Error::NonCanonical(_) | Error::IllegalMove(_)), "{text}: {err}");
+    }
+    // King-takes-rook castling text in classic mode is not canonical (the classic text is e1g1).
+    let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    assert!(crate::session::check_move_text(&pos, "e1g1").is_ok());
+    assert!(crate::session::check_move_text(&pos, "e1h1").is_err());
+    // The grammar itself, byte by byte (RULES.md §4).
+    let t = tesseract();
+    assert!(crate::session::check_move_text(&t, "22132313").is_ok());
+    for bad in ["62132313", "02132313", "2213231３", "22132313\n"] {
+        assert!(matches!(crate::session::check_move_text(&t, bad), Err(Error::NonCanonical(_))), "{bad}");
+    }
+}
+
+/// 17. An authentic move that is illegal on the receiver's board: a protocol violation.
+#[test]
+fn attack_17_authentic_illegal_move() {
+    for (start, text) in
+        [(tesseract(), "22132513"), (tesseract(), "24132313"), (start::chess(), "e2e5"), (start::chess(), "e1e2")]
+    {
+        let (w, mut b) = established(start);
+        let err = b.receive(&seal_next(&w, Kind::Move, text, 0)).unwrap_err();
+        assert!(matches!(err, Error::IllegalMove(_)), "{text}: {err}");
+        assert_aborted(&b);
+    }
+}
+
+/// 18. The boards disagree (a bug on one side): the Zobrist hash in the next message shows it.
+#[test]
+fn attack_18_desync() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    // A bug on Black's side: its board shows e2e3 instead of e2e4.
+    let mut wrong = start::chess();
+    wrong.play(wrong.parse_move("e2e3").unwrap()).unwrap();
+    b.pos = wrong;
+    b.play_text("e7e5").unwrap(); // legal on both boards
+    let f = drain(&mut b).remove(0);
+    let err = w.receive(&f).unwrap_err();
+    assert!(matches!(err, Error::Desync { ply: 2, .. }), "{err}");
+    assert_aborted(&w);
+    // Same for a message that carries no move.
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    let mut wrong = start::chess();
+    wrong.play(wrong.parse_move("d2d4").unwrap()).unwrap();
+    b.pos = wrong;
+    b.resign().unwrap();
+    assert!(matches!(w.receive(&drain(&mut b)[0]), Err(Error::Desync { .. })));
+}
+
+/// 19. Tags are compared in constant time by the MAC, never with `==` (which `Tag` does not implement).
+#[test]
+fn attack_19_tag_comparison_is_constant_time() {
+    // Compile-time: `Tag: PartialEq` would make this ambiguous (the assert_not_impl trick).
+    trait AmbiguousIfEq<A> {
+        fn some_item() {}
+    }
+    impl<T: ?Sized> AmbiguousIfEq<()> for T {}
+    impl<T: ?Sized + PartialEq> AmbiguousIfEq<u8> for T {}
+    <Tag as AmbiguousIfEq<_>>::some_item();
+    // Run time: a tag wrong in its first or its last byte fails alike, through `Mac::verify_slice`.
+    let key = [7u8; 32];
+    let good = handshake::tag(&key, b"input");
+    assert!(handshake::verify(&key, b"input", &good));
+    for at in [0, 31] {
+        let mut bad = good;
+        bad[at] ^= 0x80;
+        assert!(!handshake::verify(&key, b"input", &bad));
+    }
+    assert!(!handshake::verify(&key, b"input", &[]));
+    assert!(!handshake::verify(&key, b"input", &good[..31]));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// 20. Ambiguous encodings: the MAC input is injective (it has an inverse), so no two different
+    /// messages share a tag input.
+    #[test]
+    fn attack_20_ambiguous_encodings(
+        a in mac_input(), b in mac_input(),
+    ) {
+        prop_assert_eq!(MacInput::decode(&a.encode()), Some(a));
+        prop_assert_eq!(a.encode() == b.encode(), a == b);
+        // Moving bytes between the text and its neighbours changes the encoding's length or the length byte.
+        prop_assert_eq!(a.encode().len(), MacInput::FIXED_LEN + a.text.as_bytes().len());
+    }
+}
+
+fn mac_input() -> impl Strategy<Value = MacInput> {
+    let kind = prop::sample::select(Kind::ALL.to_vec());
+    let text = prop::collection::vec(0x21u8..0x7f, 0..=MAX_TEXT)
+        .prop_map(|v| Text::new(std::str::from_utf8(&v).unwrap()).unwrap());
+    // Small alphabets so that near-collisions (same fields but one) are frequent.
+    (any::<u8>(), kind, any::<[u8; 16]>(), 0u8..2, 0u32..3, 0u32..3, 0u64..3, text, any::<[u8; 32]>()).prop_map(
+        |(version, kind, match_id, colour, seq, ply, hash, text, prev)| MacInput {
+            version: version % 2,
+            kind,
+            match_id: [match_id[0] % 2; 16],
+            sender: [colour; 16],
+            colour,
+            seq,
+            ply,
+            hash,
+            text,
+            prev: [prev[0] % 2; 32],
+        },
+    )
+}
+
+/// 21. The message counter at its maximum never wraps.
+#[test]
+fn attack_21_ply_counter_at_max() {
+    let (mut w, mut b) = established(start::chess());
+    w.seq = u32::MAX - 1;
+    b.seq = u32::MAX - 1;
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    assert_eq!((w.seq, b.seq), (u32::MAX, u32::MAX));
+    // The next message would need sequence number u32::MAX, after which the counter would wrap.
+    assert_eq!(b.play_text("e7e5").unwrap_err(), Error::CounterExhausted);
+    assert_aborted(&b);
+    assert!(b.poll_transmit().is_none());
+    // An authentic frame at u32::MAX is refused rather than wrapped to 0.
+    let (mut w, b) = established(start::chess());
+    w.seq = u32::MAX; // White's records: Black's next message is number u32::MAX
+    let resign = seal(&b, Kind::Resign, "", u32::MAX, 0, w.pos.hash(), w.prev);
+    assert_eq!(w.receive(&resign).unwrap_err(), Error::CounterExhausted);
+    assert_aborted(&w);
+    // The ply counter likewise.
+    let (mut w, _) = established(start::chess());
+    w.ply = u32::MAX;
+    assert_eq!(w.play_text("e2e4").unwrap_err(), Error::CounterExhausted);
+}
+
+/// 22. Forged resignations and false end claims.
+#[test]
+fn attack_22_forged_resign_or_end() {
+    // The relay makes up Black's resignation.
+    let (_, mut b) = established(start::chess());
+    let forged = Frame::Message(MessageFrame {
+        kind: Kind::Resign,
+        seq: 0,
+        ply: 0,
+        hash: b.pos.hash(),
+        text: Text::EMPTY,
+        tag: Tag::from_bytes([0; 32]),
+    })
+    .encode();
+    assert_eq!(b.receive(&forged).unwrap_err(), Error::Authentication("resign"));
+    // An authentic but false claim of mate, stalemate or a draw.
+    for claim in ["checkmate", "stalemate", "dead-draw", "threefold", "fifty-moves", "resign", "CHECKMATE"] {
+        let (w, mut b) = established(start::chess());
+        let err = b.receive(&seal_next(&w, Kind::End, claim, w.pos.hash())).unwrap_err();
+        assert_eq!(err, Error::FalseClaim(claim.into()));
+        assert_aborted(&b);
+    }
+    // A forged End after a real mate (the mated side's confirmation made up by the relay).
+    let (mut w, mut b) = established(start::chess());
+    for (side, mv) in [(0, "f2f3"), (1, "e7e5"), (0, "g2g4")] {
+        if side == 0 {
+            w.play_text(mv).unwrap();
+            pump(&mut w, &mut b);
+        } else {
+            b.play_text(mv).unwrap();
+            pump(&mut b, &mut w);
+        }
+    }
+    b.play_text("d8h4").unwrap();
+    let mate = drain(&mut b).remove(0);
+    let events = w.receive(&mate).unwrap();
+    assert!(events.contains(&Event::GameOver(GameResult { winner: Some(Color::Black), reason: EndReason::Checkmate })));
+    let end = drain(&mut w).remove(0);
+    let mut m = message(&end);
+    m.tag = Tag::from_bytes([1; 32]);
+    assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("end"));
+    // The genuine confirmation closes both.
+    let (mut w, mut b) = established(start::chess());
+    for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        if w.action() == Action::Move {
+            w.play_text(mv).unwrap()
+        } else {
+            b.play_text(mv).unwrap()
+        }
+        pump(&mut w, &mut b);
+    }
+    assert_eq!(w.phase(), b.phase());
+    assert_eq!(w.result(), Some(GameResult { winner: Some(Color::Black), reason: EndReason::Checkmate }));
+}
+
+/// 23. Nothing is accepted after a failure, not even a genuine frame; nothing is sent but one Abort.
+#[test]
+fn attack_23_continuing_after_failure() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    let genuine = drain(&mut w).remove(0);
+    let mut bad = genuine.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    assert!(b.receive(&bad).is_err());
+    assert_eq!(b.receive(&genuine).unwrap_err(), Error::Aborted);
+    assert_eq!(b.play_text("e7e5").unwrap_err(), Error::Aborted);
+    assert_eq!(b.resign().unwrap_err(), Error::Aborted);
+    assert_eq!(b.offer_draw().unwrap_err(), Error::Aborted);
+    assert_eq!(b.ply(), 0);
+    let out = drain(&mut b);
+    assert_eq!(out.len(), 1);
+    assert_eq!(message(&out[0]).kind, Kind::Abort);
+    // The Abort is authentic: the peer learns the match is over, and nothing else.
+    assert_eq!(
+        w.receive(&out[0]).unwrap(),
+        vec![Event::GameOver(GameResult { winner: None, reason: EndReason::Aborted })]
+    );
+    assert_eq!(b.stage, Stage::Aborted);
+}
+
+/// 24. No secret in `Debug` output.
+#[test]
+fn attack_24_secrets_in_debug() {
+    let me = alice();
+    let secret_hex = crate::keys::hex(&me.to_bytes()[..]);
+    assert!(!format!("{me:?}").contains(&secret_hex));
+    assert!(!format!("{me:#?}").contains(&secret_hex));
+    let e = EphemeralKey::from_bytes(&[9; 32]).unwrap();
+    assert_eq!(format!("{e:?}"), "EphemeralKey { .. }");
+    let inv = InvitationSecret::from_bytes([0xab; 32]);
+    assert!(!format!("{inv:?}").contains("abab"));
+    let cfg = MatchConfig::new(MATCH, Color::White, start::chess()).pin_peer(bob().identity()).invitation(inv);
+    assert!(!format!("{cfg:?}").contains("abab"));
+    let (w, b) = established(start::chess());
+    for s in [&w, &b] {
+        let dump = format!("{s:?}{s:#?}");
+        let keys = s.keys.as_ref().unwrap();
+        for k in keys.finished.iter().chain(&keys.message) {
+            assert!(!dump.contains(&crate::keys::hex(k)));
+        }
+        assert!(!dump.contains(&crate::keys::hex(&s.me.to_bytes()[..])));
+    }
+}
+
+// ----- what the wire says -----
+
+/// Errors on the wire never say which check failed: from the same state, every failure sends the very same
+/// bytes (one Abort with no text).
+#[test]
+fn wire_abort_does_not_say_which_check_failed() {
+    let mut aborts = Vec::new();
+    let failures: [fn(&mut Session, &Session) -> Vec<u8>; 6] = [
+        |_, _| vec![0xff; 300],                                          // oversize
+        |_, _| b"TW\x01\x10garbage".to_vec(),                            // malformed
+        |b, w| seal(w, Kind::Move, "e2e4", 0, 0, b.pos.hash(), [0; 32]), // bad tag (wrong prev)
+        |_, w| seal_next(w, Kind::Move, "e2e5", 0),                      // illegal move
+        |_, w| seal_next(w, Kind::Move, "e2e4", 12345),                  // desync
+        |_, w| seal_next(w, Kind::End, "checkmate", w.pos.hash()),       // false claim
+    ];
+    for fail in failures {
+        let (w, mut b) = established(start::chess());
+        let frame = fail(&mut b, &w);
+        assert!(b.receive(&frame).is_err());
+        let out = drain(&mut b);
+        assert_eq!(out.len(), 1);
+        let m = message(&out[0]);
+        assert_eq!((m.kind, m.text), (Kind::Abort, Text::EMPTY));
+        aborts.push(out[0].clone());
+    }
+    assert!(aborts.windows(2).all(|p| p[0] == p[1]), "the abort frames differ by failure");
+}
+
+/// A resignation that crosses a move in flight is still accepted (checked against the state before our
+/// own last message).
+#[test]
+fn resign_crossing_a_move() {
+    let (mut w, mut b) = established(start::chess());
+    w.play_text("e2e4").unwrap();
+    pump(&mut w, &mut b);
+    b.play_text("e7e5").unwrap();
+    let black_move = drain(&mut b).remove(0);
+    // White resigns before Black's move arrives.
+    w.resign().unwrap();
+    let resign = drain(&mut w).remove(0);
+    let events = b.receive(&resign).unwrap();
+    assert_eq!(
+        events,
+        vec![Event::GameOver(GameResult { winner: Some(Color::Black), reason: EndReason::Resignation })]
+    );
+    assert_eq!(w.receive(&black_move).unwrap_err(), Error::Closed);
+}
+
+/// A match that starts in a finished position (here, a stalemate) ends at once with the End message of the
+/// side to move.
+#[test]
+fn start_position_already_over() {
+    let pos = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert!(pos.outcome().is_some());
+    let (mut w, mut b) = pair(pos);
+    pump(&mut w, &mut b);
+    let stalemate = Some(GameResult { winner: None, reason: EndReason::Stalemate });
+    assert_eq!((w.result(), b.result()), (stalemate, stalemate));
+}

@@ -1,0 +1,270 @@
+//! The known-answer vectors of PROTOCOL.md §9.
+//!
+//! This file re-implements the specification from its text with the primitive crates alone (sha2, hkdf,
+//! hmac, and P-256 Diffie-Hellman), so it checks three things: that PROTOCOL.md's hex is what the
+//! specification says, that the crate's sessions send exactly those bytes, and that another
+//! implementation following the text would interoperate.
+
+use std::collections::BTreeMap;
+
+use hkdf::Hkdf;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::{Digest, Sha256};
+use tesseract_board::{Color, Position, start};
+use tesseract_movegen::Legal;
+use tesseract_wire::{EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session, ecdh_p256};
+
+const PROTOCOL: &str = include_str!("../PROTOCOL.md");
+
+fn sha256(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(key).unwrap();
+    m.update(data);
+    m.finalize().into_bytes().into()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A label with its one-byte length in front.
+fn label(s: &str) -> Vec<u8> {
+    let mut v = vec![s.len() as u8];
+    v.extend_from_slice(s.as_bytes());
+    v
+}
+
+/// Secret scalar from a seed text: SHA-256 of the text (PROTOCOL.md §9).
+fn seed_secret(name: &str) -> [u8; 32] {
+    sha256(&[format!("tesseract-wire/1 test vector: {name}").as_bytes()])
+}
+
+const MATCH_ID: [u8; 16] =
+    [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
+
+/// The moves of the vector game: (sender, kind, text).
+const SCRIPT: [(Color, u8, &str); 6] = [
+    (Color::White, 0x10, "22132313"),
+    (Color::Black, 0x10, "24532353"),
+    (Color::White, 0x11, ""),
+    (Color::Black, 0x13, ""),
+    (Color::White, 0x10, "42134313"),
+    (Color::Black, 0x15, ""),
+];
+
+/// Every vector, by name, computed from the specification's text.
+fn compute() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut put = |k: &str, v: &[u8]| out.push((k.to_string(), hex(v)));
+    let start = start::tesseract(start::Army::Standard);
+    let fen = start.fen();
+    let s_sec = [seed_secret("white static"), seed_secret("black static")];
+    let e_sec = [seed_secret("white ephemeral"), seed_secret("black ephemeral")];
+    let s_pub: Vec<[u8; 65]> =
+        s_sec.iter().map(|s| *IdentityKey::from_bytes(s).unwrap().public_key().as_bytes()).collect();
+    let e_pub: Vec<[u8; 65]> =
+        e_sec.iter().map(|s| *EphemeralKey::from_bytes(s).unwrap().public_key().as_bytes()).collect();
+    let ids: Vec<[u8; 16]> =
+        s_pub.iter().map(|p| sha256(&[&label("tesseract-wire/1 identity"), p])[..16].try_into().unwrap()).collect();
+    put("match_id", &MATCH_ID);
+    for (c, name) in ["white", "black"].iter().enumerate() {
+        put(&format!("{name}.static.secret"), &s_sec[c]);
+        put(&format!("{name}.static.public"), &s_pub[c]);
+        put(&format!("{name}.identity"), &ids[c]);
+        put(&format!("{name}.ephemeral.secret"), &e_sec[c]);
+        put(&format!("{name}.ephemeral.public"), &e_pub[c]);
+    }
+    let invitation = seed_secret("invitation");
+    for (scenario, inv) in [("", None), ("invitation.", Some(invitation))] {
+        if let Some(s) = inv {
+            put("invitation.secret", &s);
+        }
+        let th = sha256(&[
+            &label("tesseract-wire/1 transcript"),
+            &[1],
+            &MATCH_ID,
+            &[0],
+            &(fen.len() as u16).to_be_bytes(),
+            fen.as_bytes(),
+            &[u8::from(inv.is_some())],
+            &ids[0],
+            &ids[1],
+            &s_pub[0],
+            &s_pub[1],
+            &e_pub[0],
+            &e_pub[1],
+        ]);
+        put(&format!("{scenario}transcript_hash"), &th);
+        let ee = ecdh_p256(&e_sec[0], &e_pub[1]).unwrap();
+        let es = ecdh_p256(&e_sec[0], &s_pub[1]).unwrap();
+        let se = ecdh_p256(&s_sec[0], &e_pub[1]).unwrap();
+        // Both sides compute the same three values.
+        assert_eq!(ee, ecdh_p256(&e_sec[1], &e_pub[0]).unwrap());
+        assert_eq!(es, ecdh_p256(&s_sec[1], &e_pub[0]).unwrap());
+        assert_eq!(se, ecdh_p256(&e_sec[1], &s_pub[0]).unwrap());
+        if inv.is_none() {
+            put("dh.ee", &ee);
+            put("dh.es", &es);
+            put("dh.se", &se);
+        }
+        let mut ikm = [ee, es, se].concat();
+        ikm.extend(inv.iter().flatten());
+        let hk = Hkdf::<Sha256>::new(Some(&th), &ikm);
+        let expand = |info: &str| {
+            let mut k = [0u8; 32];
+            hk.expand(info.as_bytes(), &mut k).unwrap();
+            k
+        };
+        let fk = [expand("tesseract-wire/1 finished white"), expand("tesseract-wire/1 finished black")];
+        let mk = [expand("tesseract-wire/1 white to black"), expand("tesseract-wire/1 black to white")];
+        put(&format!("{scenario}key.finished_white"), &fk[0]);
+        put(&format!("{scenario}key.finished_black"), &fk[1]);
+        put(&format!("{scenario}key.white_to_black"), &mk[0]);
+        put(&format!("{scenario}key.black_to_white"), &mk[1]);
+        let finished_input = [label("tesseract-wire/1 finished"), th.to_vec()].concat();
+        let fin = [hmac(&fk[0], &finished_input), hmac(&fk[1], &finished_input)];
+        let keys = |c: usize| [MATCH_ID.to_vec(), vec![c as u8], s_pub[c].to_vec(), e_pub[c].to_vec()].concat();
+        let hello = [b"TW\x01\x01".to_vec(), keys(1)].concat();
+        let reply = [b"TW\x01\x02".to_vec(), keys(0), fin[0].to_vec()].concat();
+        let finished = [b"TW\x01\x03".to_vec(), fin[1].to_vec()].concat();
+        put(&format!("{scenario}frame.hello"), &hello);
+        put(&format!("{scenario}frame.reply"), &reply);
+        put(&format!("{scenario}frame.finished"), &finished);
+        if inv.is_some() {
+            continue;
+        }
+        // The message chain.
+        let mut pos: Position = start.clone();
+        let mut prev = fin[1];
+        let mut ply = 0u32;
+        for (seq, (sender, kind, text)) in SCRIPT.iter().enumerate() {
+            let c = sender.index();
+            if *kind == 0x10 {
+                let m = pos.parse_move(text).unwrap();
+                pos.play(m).unwrap();
+            }
+            let hash = pos.hash();
+            let body = [
+                (seq as u32).to_be_bytes().to_vec(),
+                ply.to_be_bytes().to_vec(),
+                hash.to_be_bytes().to_vec(),
+                vec![text.len() as u8],
+                text.as_bytes().to_vec(),
+            ]
+            .concat();
+            let input = [
+                label("tesseract-wire/1 message"),
+                vec![1, *kind],
+                MATCH_ID.to_vec(),
+                ids[c].to_vec(),
+                vec![c as u8],
+                (seq as u32).to_be_bytes().to_vec(),
+                ply.to_be_bytes().to_vec(),
+                hash.to_be_bytes().to_vec(),
+                vec![text.len() as u8],
+                text.as_bytes().to_vec(),
+                prev.to_vec(),
+            ]
+            .concat();
+            let tag = hmac(&mk[c], &input);
+            if seq == 0 {
+                put("message.0.mac_input", &input);
+            }
+            put(&format!("message.{seq}.tag"), &tag);
+            put(&format!("message.{seq}.frame"), &[vec![b'T', b'W', 1, *kind], body, tag.to_vec()].concat());
+            prev = tag;
+            if *kind == 0x10 {
+                ply += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `name: hex` lines of the fenced block after the `<!-- vectors -->` marker in PROTOCOL.md.
+fn documented() -> BTreeMap<String, String> {
+    let block = PROTOCOL.split("<!-- vectors -->").nth(1).expect("PROTOCOL.md has a vectors marker");
+    let block = block.split("```").nth(1).expect("a fenced block after the marker");
+    block
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn protocol_md_vectors_are_what_the_text_specifies() {
+    let doc = documented();
+    let computed = compute();
+    for (k, v) in &computed {
+        assert_eq!(doc.get(k), Some(v), "PROTOCOL.md vector {k}");
+    }
+    assert_eq!(doc.len(), computed.len(), "PROTOCOL.md has vectors this test does not compute");
+}
+
+#[test]
+fn sessions_send_exactly_the_vector_frames() {
+    let v: BTreeMap<String, String> = compute().into_iter().collect();
+    for invitation in [false, true] {
+        let w_key = IdentityKey::from_bytes(&seed_secret("white static")).unwrap();
+        let b_key = IdentityKey::from_bytes(&seed_secret("black static")).unwrap();
+        let id = MatchId::from_bytes(MATCH_ID);
+        let pos = start::tesseract(start::Army::Standard);
+        let mut wc = MatchConfig::new(id, Color::White, pos.clone()).pin_peer(b_key.identity());
+        let mut bc = MatchConfig::new(id, Color::Black, pos).pin_peer(w_key.identity());
+        if invitation {
+            let s = InvitationSecret::from_bytes(seed_secret("invitation"));
+            wc = wc.invitation(s.clone());
+            bc = bc.invitation(s);
+        }
+        let mut w =
+            Session::new(wc, &w_key, EphemeralKey::from_bytes(&seed_secret("white ephemeral")).unwrap()).unwrap();
+        let mut b =
+            Session::new(bc, &b_key, EphemeralKey::from_bytes(&seed_secret("black ephemeral")).unwrap()).unwrap();
+        let p = if invitation { "invitation." } else { "" };
+        let hello = b.poll_transmit().unwrap();
+        assert_eq!(hex(&hello), v[&format!("{p}frame.hello")]);
+        w.receive(&hello).unwrap();
+        let reply = w.poll_transmit().unwrap();
+        assert_eq!(hex(&reply), v[&format!("{p}frame.reply")]);
+        b.receive(&reply).unwrap();
+        let finished = b.poll_transmit().unwrap();
+        assert_eq!(hex(&finished), v[&format!("{p}frame.finished")]);
+        w.receive(&finished).unwrap();
+        assert_eq!(hex(&w.transcript_hash().unwrap()), v[&format!("{p}transcript_hash")]);
+        assert_eq!(w.transcript_hash(), b.transcript_hash());
+        if invitation {
+            continue;
+        }
+        for (seq, (sender, kind, text)) in SCRIPT.iter().enumerate() {
+            let (s, r) = if *sender == Color::White { (&mut w, &mut b) } else { (&mut b, &mut w) };
+            match kind {
+                0x10 => s.play_text(text).unwrap(),
+                0x11 => s.offer_draw().unwrap(),
+                0x13 => s.decline_draw().unwrap(),
+                0x15 => s.resign().unwrap(),
+                _ => unreachable!(),
+            }
+            let f = s.poll_transmit().unwrap();
+            assert_eq!(hex(&f), v[&format!("message.{seq}.frame")], "message {seq}");
+            r.receive(&f).unwrap();
+        }
+        assert_eq!(w.result(), b.result());
+    }
+}
+
+/// Prints the vectors in PROTOCOL.md's format: `cargo test -p tesseract-wire --test vectors -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the vectors for PROTOCOL.md"]
+fn print_vectors() {
+    for (k, v) in compute() {
+        println!("{k}: {v}");
+    }
+}
