@@ -3,33 +3,16 @@
 //! studies file format then `candidates K tries T`; exit code 2 with a message on stderr for malformed
 //! input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::stdout;
 use tesseract::verify::study;
 
-/// The example binary, which `cargo test` builds next to the test binaries.
-fn example(name: &str) -> PathBuf {
-    let mut dir = std::env::current_exe().expect("the test binary's path");
-    dir.pop();
-    if dir.ends_with("deps") {
-        dir.pop();
-    }
-    let path = dir.join("examples").join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: `cargo test` builds the examples (a filter such as --test skips that)",
-        path.display()
-    );
-    path
-}
-
 fn run(name: &str, args: &[&str]) -> Output {
-    Command::new(example(name)).args(args).output().expect("the example runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+    common::run_example(name, args, "")
 }
 
 /// A file in the system's temporary directory, removed when dropped.

@@ -546,19 +546,7 @@ impl Position {
             "no piece of the side to move on the from cell"
         );
         let role = mailbox::role(code);
-        let mut undo = Undo {
-            moved: code,
-            captured: EMPTY,
-            captured_at: to as u16,
-            castled: false,
-            en_passant: self.en_passant,
-            castling: self.castling,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        };
-        if let Some(ep) = self.en_passant.take() {
-            self.hash ^= keys.en_passant(ep.target);
-        }
+        let mut undo = self.undo_record(code, to);
         let target = self.mailbox[to];
         self.halfmove += 1;
         if role == Role::King && target == mailbox::code(us, Role::Rook) {
@@ -633,6 +621,25 @@ impl Position {
         undo
     }
 
+    /// Saves what unmake restores, and clears the en passant state (and its hash key): every move and the
+    /// null move start so.
+    fn undo_record(&mut self, moved: u8, captured_at: usize) -> Undo {
+        let undo = Undo {
+            moved,
+            captured: EMPTY,
+            captured_at: captured_at as u16,
+            castled: false,
+            en_passant: self.en_passant,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if let Some(ep) = self.en_passant.take() {
+            self.hash ^= self.keys.en_passant(ep.target);
+        }
+        undo
+    }
+
     /// Takes back `m`, which [`Position::make`] played and returned `undo` for, restoring the position and
     /// its hash exactly.
     ///
@@ -690,19 +697,7 @@ impl Position {
     /// Debug builds panic when the side to move is in check: passing then leaves a king en prise.
     pub fn make_null(&mut self) -> Undo {
         debug_assert!(!self.is_check(), "a null move in check");
-        let undo = Undo {
-            moved: EMPTY,
-            captured: EMPTY,
-            captured_at: 0,
-            castled: false,
-            en_passant: self.en_passant,
-            castling: self.castling,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        };
-        if let Some(ep) = self.en_passant.take() {
-            self.hash ^= self.keys.en_passant(ep.target);
-        }
+        let undo = self.undo_record(EMPTY, 0);
         if self.turn == Color::Black {
             self.fullmove += 1;
         }
