@@ -40,5 +40,5 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 step "tests, debug build"
 cargo test --workspace --all-features
 
-step "tests, release build, including the ignored deep ones"
-cargo test --workspace --all-features --release -- --include-ignored
+step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
+cargo test --workspace --all-features --profile ci -- --include-ignored

@@ -5,35 +5,19 @@
 //! ignored by default and run by `scripts/test.sh`:
 //! `cargo test --release --test online_redis -- --ignored`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 fn redis_url() -> String {
     std::env::var("TESSERACT_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
 }
 
-/// Builds the example once (release) and returns its path, as cargo reports it.
+/// The example's binary, built with the tests (or built here if a target filter skipped it).
 fn online_binary() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(build_online).clone()
-}
-
-fn build_online() -> PathBuf {
-    let out = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--example", "online", "--message-format=json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "building the online example failed");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let key = "\"executable\":\"";
-    text.lines()
-        .filter(|l| l.contains("\"name\":\"online\""))
-        .find_map(|l| l.split(key).nth(1).and_then(|rest| rest.split('"').next()).map(PathBuf::from))
-        .expect("cargo names the example's executable")
+    common::example("online")
 }
 
 /// A fresh temporary directory and a fresh match id.

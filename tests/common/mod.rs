@@ -1,5 +1,8 @@
 //! Shared helpers of the root integration tests.
 
+// Each test binary uses a subset of these helpers.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -22,8 +25,9 @@ pub fn example(name: &str) -> PathBuf {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
         build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--quiet", "--example", name]);
-        if dir.ends_with("release") {
-            build.arg("--release");
+        // target/debug is the dev profile; any other folder is named after its profile.
+        if let Some(profile) = dir.file_name().and_then(|n| n.to_str()).filter(|&n| n != "debug") {
+            build.args(["--profile", profile]);
         }
         let status = build.status().expect("cargo runs");
         assert!(status.success() && path.exists(), "could not build the example {name}");
