@@ -1,2 +1,107 @@
-//! placeholder
+//! The Tesseract engine: evaluation, iterative-deepening fail-soft negamax with a transposition table,
+//! pruning and quiescence, four difficulty tiers, reproducible from a seed, for 4D Tesseract, classic chess
+//! and Chess960. It builds on `tesseract-board` and `tesseract-movegen`, and does no I/O.
+//!
+//! # Examples
+//!
+//! Search a position to a fixed depth, watching each iteration:
+//! ```
+//! use tesseract_board::{start, TextMove};
+//! use tesseract_search::{Limits, Options, Searcher};
+//! let pos = start::tesseract(start::Army::Standard);
+//! let mut searcher = Searcher::new(16);
+//! let limits = Limits { depth: Some(3), ..Limits::default() };
+//! let result = searcher.search(&pos, &[], &limits, &Options::default(), |info| {
+//!     println!("depth {} score {} nodes {}", info.depth, info.score, info.nodes);
+//! });
+//! let best = result.best_move.expect("the start has 226 legal moves");
+//! println!("bestmove {}", TextMove::from_move(best, &pos));
+//! ```
+//!
+//! Play a game against a tier; the game's seed makes every engine move reproducible:
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_search::{Game, Player, Searcher, Tier};
+//! let mut game = Game::new(start::chess(), 2024);
+//! let mut searcher = Searcher::new(1);
+//! game.play_text("d2d4")?;
+//! let reply = game.think(&mut searcher, Tier::Beginner, |_| {});
+//! game.play(reply.best_move.expect("a legal reply"))?;
+//! // The record (start, seed, players, moves) replays to the same engine moves.
+//! let record = game.record(Player::Human, Player::Engine(Tier::Beginner));
+//! assert!(record.verify(&mut searcher, |_, _| {}).is_ok());
+//! # Ok::<_, tesseract_movegen::MoveError>(())
+//! ```
+//!
+//! The evaluation is symmetric: a position and its colour-flipped point reflection score opposite:
+//! ```
+//! use tesseract_board::{start, CastlingMode, Position};
+//! use tesseract_search::eval::evaluate_white;
+//! let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
+//! // σ moves the king to the d-file: castling rights then follow the Chess960 rules.
+//! let flipped = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960)?;
+//! assert_eq!(evaluate_white(&flipped), -evaluate_white(&pos));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Design
+//!
+//! - **Search** ([`search`]): iterative deepening over a fail-soft negamax with principal-variation
+//!   search, aspiration windows, a transposition table ([`tt`]), null-move pruning, late-move reductions
+//!   and pruning, futility pruning, check extension and a quiescence search on captures and promotions,
+//!   with moves ordered by table move, MVV-LVA, killers and history. The branching factor is the
+//!   problem this design answers: the Tesseract start has 226 legal moves (20 in chess), and a plain
+//!   alpha-beta would not see past depth four; the pruning makes the effective branching factor a small
+//!   fraction of that (the master reaches depth six from the start; see the README for the figures).
+//! - **Evaluation** ([`eval`]): integers only; material with values derived from the pieces' empty-board
+//!   mobility, mobility, centrality, pawn advancement along each pawn's own axis, king safety; tapered
+//!   between middlegame and endgame weights; exactly antisymmetric under the colour flip σ.
+//! - **Move lists live in the searcher**, one reusable vector per ply, filled through the generator's
+//!   push interface: a `MoveList` holds 10,240 moves (61 KB), too much for the stack of a recursion.
+//! - **Determinism.** Limits are depths and node counts, checked on entry to every node; the clock is only
+//!   a safety guard (a search stopped by it says so in [`SearchResult::stop`]). The only randomness is a
+//!   ChaCha8 generator seeded from the game's seed and the ply ([`game_ply`]): it keys the evaluation noise
+//!   of the weak tiers and breaks ties between root moves. With its table cleared before each move, as
+//!   [`Game::think`] does, a [`Tier`]'s move depends only on the game, never on the machine.
+//! - **No staged generation, no SEE.** The generator is legal and hands out whole lists; checking a
+//!   table move's legality would itself take a generation, so every node generates once, scores, and
+//!   picks the best few by selection before sorting the rest. Instead of a static exchange evaluation (80
+//!   rays and 48 leaps per square in 4D), quiescence skips a capture by a more valuable piece onto a
+//!   defended cell (one attack scan), and after four plies considers only recaptures: 4D middlegames have
+//!   so many loose pawns that unrestricted capture chains ran thirty plies deep.
+//! - **A table cleared at every tier move.** Keeping it between moves would make a move depend on the
+//!   searches before it, so a game loaded from a record and continued would not replay; the tiers trade
+//!   that bit of strength for reproducibility. [`Searcher::search`] itself keeps the table, for callers
+//!   that want it.
+//! - **Repetition** needs the game's past: [`Searcher::search`] takes the hashes of the earlier
+//!   positions; any repetition since the last capture or pawn move is scored as a draw inside the search.
+//!
+//! # Bench signature
+//!
+//! [`bench::run`] searches a fixed list of positions (4D from all three armies, classic chess, Chess960)
+//! to fixed depths with a fresh 16 MB table each, and sums the nodes: [`bench::SIGNATURE`]. Any change to
+//! the search or the evaluation that changes the engine's behaviour changes the signature; a test pins
+//! it, so such a change must update [`bench::SIGNATURE`] in the same commit, and its message must say that
+//! behaviour changed and why (a change that keeps the signature is a pure speed-up or refactoring). The
+//! recorded 40-ply game between two tiers in `tests/data/replay_40.txt`, which a test replays move for
+//! move, is pinned the same way (it also moves when a tier's budget changes); `tests/replay.rs` says how
+//! to regenerate it.
+//!
+//! # Feature flags
+//!
+//! - `serde`: `Serialize`/`Deserialize` for [`GameRecord`], [`Player`] and [`Tier`] (game records saved
+//!   as JSON by the `play` example).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod eval;
+mod game;
+pub mod search;
+mod tier;
+pub mod tt;
+
+pub use game::{Game, GameEnd, GameRecord, Player, RecordError};
+pub use search::{Features, Info, Limits, MATE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply};
+pub use tier::{Tier, TierSettings};
+pub use tt::TranspositionTable;

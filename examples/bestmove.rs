@@ -1,0 +1,129 @@
+//! Searches one position and prints the engine's best move.
+//!
+//! ```text
+//! cargo run --release --example bestmove -- (--fen TEXT | --start light|standard|dense|classic|chess960:N)
+//!     [--tier beginner|club|expert|master] [--depth N] [--nodes N] [--movetime MS] [--seed N] [--hash MB]
+//! ```
+//!
+//! Prints one line per finished iteration, `info depth D score cp S|mate M nodes N nps X pv MOVE...`, and
+//! as its last line on stdout `bestmove MOVE` (moves in the text of RULES.md §4; `bestmove none` when there
+//! is no legal move). The same arguments and seed give the same output apart from nps, unless `--movetime`
+//! (a wall-clock guard) cuts the search short.
+//!
+//! Limits: a tier sets depth, node budget, table size and evaluation noise (default: master when no
+//! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` override the tier's, `--movetime`
+//! replaces its wall-clock guard. Malformed input: a message on stderr and exit code 2.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use tesseract::board::{Move, Position, TextMove, start};
+use tesseract::search::{Limits, Options, Searcher, Tier};
+
+#[derive(Parser, Debug)]
+#[command(about = "The Tesseract engine's best move in a position (4D Tesseract, chess, Chess960)")]
+struct Args {
+    /// The position as FEN (2D) or TFEN (4D).
+    #[arg(long, conflicts_with = "start", required_unless_present = "start")]
+    fen: Option<String>,
+    /// A start position: light, standard, dense, classic or chess960:N (N in 0..=959).
+    #[arg(long)]
+    start: Option<String>,
+    /// A difficulty tier: its depth, node budget, table size and noise (beginner, club, expert, master).
+    #[arg(long)]
+    tier: Option<String>,
+    /// The deepest iteration.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// The node budget.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// A wall-clock guard in milliseconds (a search it stops is not reproducible).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// The game's seed (evaluation noise and tie-breaks).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Transposition table size in megabytes.
+    #[arg(long)]
+    hash: Option<usize>,
+}
+
+fn setup(args: &Args) -> Result<(Position, Limits, Options, usize), String> {
+    let pos = match (&args.fen, &args.start) {
+        (Some(text), _) => Position::from_fen(text).map_err(|e| format!("--fen: {e}"))?,
+        (None, Some(name)) => start::by_name(name).map_err(|e| format!("--start: {e}"))?,
+        (None, None) => return Err("give --fen or --start".to_string()),
+    };
+    let tier = match &args.tier {
+        Some(name) => Some(name.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?),
+        None if args.depth.is_none() && args.nodes.is_none() => Some(Tier::Master),
+        None => None,
+    };
+    let (mut limits, options, mut hash) = match tier {
+        Some(t) => (t.limits(), t.options(args.seed), t.settings().hash_mb),
+        None => (Limits::default(), Options { seed: args.seed, ..Options::default() }, 16),
+    };
+    if let Some(d) = args.depth {
+        if d == 0 {
+            return Err("--depth: expected at least 1".to_string());
+        }
+        limits.depth = Some(d);
+    }
+    if let Some(n) = args.nodes {
+        if n == 0 {
+            return Err("--nodes: expected at least 1".to_string());
+        }
+        limits.nodes = Some(n);
+        limits.soft_nodes = None;
+    }
+    if let Some(ms) = args.movetime {
+        limits.time = Some(Duration::from_millis(ms));
+    }
+    if let Some(mb) = args.hash {
+        if mb == 0 || mb > 65_536 {
+            return Err("--hash: expected 1 to 65536 megabytes".to_string());
+        }
+        hash = mb;
+    }
+    Ok((pos, limits, options, hash))
+}
+
+/// The moves of a line in the text of RULES.md §4, each written in the position it is played from.
+fn line_text(pos: &Position, line: &[Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(TextMove::from_move(m, &p).to_string());
+        p.make(m);
+    }
+    out.join(" ")
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (pos, limits, options, hash) = match setup(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut searcher = Searcher::new(hash);
+    let result = searcher.search(&pos, &[], &limits, &options, |info| {
+        println!(
+            "info depth {} score {} nodes {} nps {} pv {}",
+            info.depth,
+            info.score,
+            info.nodes,
+            info.nps,
+            line_text(&pos, info.pv)
+        );
+    });
+    match result.best_move {
+        Some(m) => println!("bestmove {}", TextMove::from_move(m, &pos)),
+        None => println!("bestmove none"),
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,365 @@
+//! Plays engine settings against each other and measures the difference in strength.
+//!
+//! ```text
+//! cargo run --release --example match -- --a PLAYER --b PLAYER [--games N] [--start NAMES] [--seed N]
+//!     [--opening-plies N] [--threads N] [--max-plies N] [--adjudicate CP] [--first-game N] [--quiet]
+//! ```
+//!
+//! A player is `random` (a uniformly random legal move) or a tier (`beginner`, `club`, `expert`,
+//! `master`), optionally followed by comma-separated changes: `nodes=N`, `soft=N`, `depth=N`, `hash=MB`,
+//! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
+//! reductions, futility pruning or late-move pruning (e.g. `--a expert,nonull --b expert`).
+//!
+//! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
+//! random moves drawn from a ChaCha generator seeded by `--seed` and the pair's number) is played twice,
+//! colours swapped. Games run in parallel (`--threads`, default every core). A game ends by the rules
+//! (mate, stalemate, kings alone, threefold repetition, 50-move rule), by adjudication when four engine
+//! scores in a row (either side's, seen from White) are at least `--adjudicate` centipawns the same way
+//! (a win for that side), or as a draw after `--max-plies` plies.
+//!
+//! Prints one line per game, then the result from A's point of view: wins, draws, losses, score, and the
+//! Elo difference with a 95% confidence interval (normal approximation over the game scores), and per
+//! player the mean thinking time, depth and nodes per move. `--first-game` and `--games` select a range of
+//! the game sequence, so a long match can be run in parts and the parts added up.
+
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use clap::Parser;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use tesseract::board::{Color, Position, start};
+use tesseract::movegen::legal_moves;
+use tesseract::search::{Game, GameEnd, Limits, Options, Score, Searcher, Tier};
+
+#[derive(Parser, Debug)]
+#[command(about = "Engine-vs-engine matches with an Elo estimate")]
+struct Args {
+    /// Player A: random, or a tier with optional changes (expert,nodes=200000,nonull).
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Number of games (rounded up to an even number: openings are played twice).
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// The first game of the sequence to play (to split a match into parts).
+    #[arg(long, default_value_t = 0)]
+    first_game: usize,
+    /// Start positions, comma-separated, cycled over the openings: light, standard, dense, classic,
+    /// chess960:N, or chess960 for a random one per opening.
+    #[arg(long, default_value = "standard")]
+    start: String,
+    /// The match seed (openings, game seeds).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies played from the start position to vary the openings.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// A game still running after this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Adjudicate a win when four engine scores in a row are at least this many centipawns one way.
+    #[arg(long, default_value_t = 1000)]
+    adjudicate: i32,
+    /// Print only the summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Who plays, and how.
+#[derive(Clone, Debug)]
+enum Spec {
+    Random,
+    Engine { label: String, limits: Limits, options: Options, hash: usize },
+}
+
+impl Spec {
+    fn parse(text: &str) -> Result<Spec, String> {
+        let mut parts = text.split(',');
+        let head = parts.next().unwrap_or_default();
+        if head == "random" {
+            return match parts.next() {
+                None => Ok(Spec::Random),
+                Some(p) => Err(format!("{text}: the random player takes no options ({p})")),
+            };
+        }
+        let tier: Tier = head.parse()?;
+        let mut limits = tier.limits();
+        // Matches measure strength, not speed: the wall-clock guard is off.
+        limits.time = None;
+        let mut options = tier.options(0);
+        let mut hash = tier.settings().hash_mb;
+        for p in parts {
+            let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{text}: {p}: not a number"));
+            match p.split_once('=') {
+                Some(("nodes", v)) => limits.nodes = Some(number(v)?),
+                Some(("soft", v)) => limits.soft_nodes = Some(number(v)?),
+                Some(("depth", v)) => limits.depth = Some(number(v)? as u32),
+                Some(("hash", v)) => hash = number(v)? as usize,
+                Some(("noise", v)) => options.noise = number(v)? as i32,
+                None if p == "nonull" => options.features.null_move = false,
+                None if p == "nolmr" => options.features.late_move_reductions = false,
+                None if p == "nofut" => options.features.futility = false,
+                None if p == "nolmp" => options.features.late_move_pruning = false,
+                _ => return Err(format!("{text}: unknown option {p:?}")),
+            }
+        }
+        Ok(Spec::Engine { label: text.to_string(), limits, options, hash })
+    }
+
+    fn label(&self) -> &str {
+        match self {
+            Spec::Random => "random",
+            Spec::Engine { label, .. } => label,
+        }
+    }
+}
+
+/// A player's running totals.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    moves: u64,
+    micros: u128,
+    depth: u64,
+    nodes: u64,
+}
+
+/// How a game ended, from White's point of view: 1, ½ or 0.
+#[derive(Clone, Debug)]
+struct Played {
+    index: usize,
+    white_score: f64,
+    reason: String,
+    plies: usize,
+    opening: String,
+    totals: [Totals; 2],
+}
+
+fn opening(args: &Args, pair: usize) -> Result<(Position, Vec<tesseract::board::Move>), String> {
+    let names: Vec<&str> = args.start.split(',').collect();
+    let name = names[pair % names.len()];
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pair as u64);
+    let pos = if name == "chess960" {
+        start::chess960(rng.next_u32() % 960).map_err(|e| e.to_string())?
+    } else {
+        start::by_name(name)?
+    };
+    // Random plies, avoiding lines that end the game.
+    'retry: for _ in 0..100 {
+        let mut p = pos.clone();
+        let mut moves = Vec::new();
+        for _ in 0..args.opening_plies {
+            let legal = legal_moves(&p);
+            if legal.is_empty() {
+                continue 'retry;
+            }
+            let m = legal[(rng.next_u64() % legal.len() as u64) as usize];
+            p.make(m);
+            moves.push(m);
+        }
+        if !legal_moves(&p).is_empty() {
+            return Ok((pos, moves));
+        }
+    }
+    Err("no opening found".to_string())
+}
+
+fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Searcher; 2]) -> Result<Played, String> {
+    let pair = index / 2;
+    let (start_pos, opening_moves) = opening(args, pair)?;
+    let seed = args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ (index as u64) << 20;
+    let mut game = Game::new(start_pos, seed);
+    let mut texts = Vec::new();
+    for &m in &opening_moves {
+        texts.push(tesseract::board::TextMove::from_move(m, game.position()).to_string());
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    // White is A in even games, B in odd ones.
+    let white_is_a = index % 2 == 0;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut totals = [Totals::default(), Totals::default()];
+    let mut recent: Vec<i32> = Vec::new();
+    let (white_score, reason) = loop {
+        if let Some(end) = game.status() {
+            let s = match end {
+                GameEnd::Checkmate { winner: Color::White } => 1.0,
+                GameEnd::Checkmate { winner: Color::Black } => 0.0,
+                _ => 0.5,
+            };
+            break (s, end.to_string());
+        }
+        if game.moves().len() >= args.max_plies {
+            break (0.5, format!("draw after {} plies", args.max_plies));
+        }
+        let white = game.position().turn() == Color::White;
+        let side = if white == white_is_a { 0 } else { 1 };
+        let m = match specs[side] {
+            Spec::Random => {
+                let legal = legal_moves(game.position());
+                legal[(rng.next_u64() % legal.len() as u64) as usize]
+            }
+            Spec::Engine { limits, options, hash, .. } => {
+                let searcher = &mut searchers[side];
+                if searcher.hash_mb() != *hash {
+                    searcher.resize(*hash);
+                }
+                searcher.clear();
+                let options = Options { seed: game.seed(), ..*options };
+                let t = Instant::now();
+                let result = searcher.search(game.position(), game.history(), limits, &options, |_| {});
+                let tot = &mut totals[side];
+                tot.moves += 1;
+                tot.micros += t.elapsed().as_micros();
+                tot.depth += result.depth as u64;
+                tot.nodes += result.nodes;
+                let v = match result.score {
+                    Score::Mate(m) if m > 0 => 100_000,
+                    Score::Mate(_) => -100_000,
+                    Score::Cp(v) => v,
+                };
+                recent.push(if white { v } else { -v });
+                result.best_move.ok_or("the engine found no move in a live game")?
+            }
+        };
+        game.play(m).map_err(|e| e.to_string())?;
+        let n = recent.len();
+        if n >= 4 {
+            let last = &recent[n - 4..];
+            if last.iter().all(|&v| v >= args.adjudicate) {
+                break (1.0, "adjudicated".to_string());
+            }
+            if last.iter().all(|&v| v <= -args.adjudicate) {
+                break (0.0, "adjudicated".to_string());
+            }
+        }
+    };
+    Ok(Played { index, white_score, reason, plies: game.moves().len(), opening: texts.join(" "), totals })
+}
+
+/// The Elo difference of a score fraction.
+fn elo(p: f64) -> f64 {
+    let p = p.clamp(0.001, 0.999);
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let specs = match (Spec::parse(&args.a), Spec::parse(&args.b)) {
+        (Ok(a), Ok(b)) => [a, b],
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for name in args.start.split(',') {
+        if name != "chess960" {
+            if let Err(e) = start::by_name(name) {
+                eprintln!("error: --start: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let games = args.games.div_ceil(2) * 2;
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Played>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || {
+                    let mut searchers = [Searcher::new(1), Searcher::new(1)];
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games || failure.lock().expect("lock").is_some() {
+                            break;
+                        }
+                        let index = args.first_game + k;
+                        match play_game(&args, index, [&specs[0], &specs[1]], &mut searchers) {
+                            Ok(p) => {
+                                if !args.quiet {
+                                    let (w, b) = if index % 2 == 0 { (&args.a, &args.b) } else { (&args.b, &args.a) };
+                                    let result = match p.white_score {
+                                        1.0 => "1-0",
+                                        0.0 => "0-1",
+                                        _ => "1/2-1/2",
+                                    };
+                                    println!(
+                                        "game {:>3}: {w} - {b}: {result} ({}, {} plies) opening {}",
+                                        index + 1,
+                                        p.reason,
+                                        p.plies,
+                                        p.opening
+                                    );
+                                }
+                                results.lock().expect("lock").push(p);
+                            }
+                            Err(e) => *failure.lock().expect("lock") = Some(e),
+                        }
+                    }
+                })
+                .expect("a worker thread starts");
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("lock") {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let results = results.into_inner().expect("lock");
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut scores = Vec::new();
+    let mut totals = [Totals::default(), Totals::default()];
+    for p in &results {
+        let a_score = if p.index % 2 == 0 { p.white_score } else { 1.0 - p.white_score };
+        match a_score {
+            1.0 => wins += 1,
+            0.0 => losses += 1,
+            _ => draws += 1,
+        }
+        scores.push(a_score);
+        for (sum, t) in totals.iter_mut().zip(&p.totals) {
+            sum.moves += t.moves;
+            sum.micros += t.micros;
+            sum.depth += t.depth;
+            sum.nodes += t.nodes;
+        }
+    }
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+    let se = (var / n).sqrt();
+    let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
+    println!(
+        "{} vs {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, Elo {:+.0} [95%: {:+.0}, {:+.0}] ({:.0} s)",
+        specs[0].label(),
+        specs[1].label(),
+        results.len(),
+        100.0 * mean,
+        elo(mean),
+        lo,
+        hi,
+        started.elapsed().as_secs_f64()
+    );
+    for (spec, t) in specs.iter().zip(&totals) {
+        if t.moves > 0 {
+            println!(
+                "  {}: {:.0} ms/move, depth {:.1}, {:.0} nodes/move over {} moves",
+                spec.label(),
+                t.micros as f64 / 1000.0 / t.moves as f64,
+                t.depth as f64 / t.moves as f64,
+                t.nodes as f64 / t.moves as f64,
+                t.moves
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,578 @@
+//! Play Tesseract (or classic chess, or Chess960) in the terminal, against the engine or another person.
+//!
+//! ```text
+//! cargo run --release --example play -- [--start standard|light|dense|classic|chess960:N]
+//!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
+//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color]
+//! ```
+//!
+//! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
+//! the row of boards and w the column; a 2D game as the usual diagram. Moves are typed in the text of
+//! RULES.md §4: eight digits from-xyzw to-xyzw in 4D (`22132313`, `24132513Q`), UCI in 2D (`e2e4`,
+//! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
+//! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
+//! Colours are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set.
+
+use std::collections::HashMap;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
+use tesseract::movegen::legal_moves;
+use tesseract::search::{Game, GameRecord, Player, Score, Searcher, Tier};
+
+#[derive(Parser, Debug)]
+#[command(about = "Play Tesseract (4D chess), chess or Chess960 in the terminal")]
+struct Args {
+    /// The start position: light, standard, dense (Tesseract), classic, or chess960:N (N in 0..=959).
+    #[arg(long, default_value = "standard")]
+    start: String,
+    /// The engine's tier: beginner, club, expert or master.
+    #[arg(long, default_value = "club")]
+    tier: String,
+    /// The colour you play against the engine.
+    #[arg(long, default_value = "white")]
+    color: String,
+    /// Two people at one keyboard, no engine.
+    #[arg(long)]
+    two_players: bool,
+    /// Who plays White (human or a tier); overrides --tier/--color.
+    #[arg(long)]
+    white: Option<String>,
+    /// Who plays Black (human or a tier); overrides --tier/--color.
+    #[arg(long)]
+    black: Option<String>,
+    /// The game's seed (the engine's noise and tie-breaks); default: from the clock.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Start from a saved game.
+    #[arg(long)]
+    load: Option<String>,
+    /// Plain text even on a terminal.
+    #[arg(long)]
+    no_color: bool,
+}
+
+const HELP: &str = "\
+Commands:
+  MOVE              play a move: 8 digits from-xyzw to-xyzw in 4D (22132313, promotion 24132513Q),
+                    UCI in 2D (e2e4, e7e8q)
+  moves             list every legal move, by piece
+  moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
+  board             draw the board again
+  undo              take back your last move (and the engine's reply)
+  save FILE         save the game (JSON: start, seed, players, moves)
+  load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
+  fen               print the position's text
+  history           print the moves played
+  help              this list
+  quit              leave";
+
+/// What the board drawing highlights.
+#[derive(Default)]
+struct Marks {
+    selected: Option<Cell>,
+    targets: Vec<Cell>,
+    last: Option<Move>,
+}
+
+struct Ui {
+    game: Game,
+    players: [Player; 2],
+    searcher: Searcher,
+    color: bool,
+    out: std::io::Stdout,
+}
+
+fn player_of(color: Color, players: &[Player; 2]) -> Player {
+    players[color.index()]
+}
+
+/// The mailbox-free text of a cell: digits in 4D, algebraic in 2D.
+fn cell_name(pos: &Position, cell: Cell) -> String {
+    pos.geometry().cell_name(cell)
+}
+
+fn move_text(pos: &Position, m: Move) -> String {
+    TextMove::from_move(m, pos).to_string()
+}
+
+fn line_text(pos: &Position, line: &[Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in line {
+        out.push(move_text(&p, m));
+        p.make(m);
+    }
+    out.join(" ")
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(v) => format!("{:+.2}", v as f64 / 100.0),
+        Score::Mate(m) if m > 0 => format!("mate in {m}"),
+        Score::Mate(m) => format!("mated in {}", -m),
+    }
+}
+
+impl Ui {
+    fn paint(&self, text: &str, code: &str) -> String {
+        if self.color && !code.is_empty() { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
+    }
+
+    /// One cell as two characters: a marker (or space) and the piece letter (or `.`).
+    fn cell(&self, pos: &Position, cell: Cell, marks: &Marks) -> String {
+        let dims = pos.geometry().dims();
+        let piece = pos.piece_at(cell);
+        let ch = piece.map_or('.', |p| p.char(dims)).to_string();
+        let target = marks.targets.contains(&cell);
+        let selected = marks.selected == Some(cell);
+        let last = marks.last.is_some_and(|m| m.from == cell || m.to == cell);
+        if !self.color {
+            // `>N` the selected piece, ` *` an empty destination, `*r` a capture.
+            return match (selected, target, piece) {
+                (true, _, _) => format!(">{ch}"),
+                (_, true, None) => " *".to_string(),
+                (_, true, Some(_)) => format!("*{ch}"),
+                _ => format!(" {ch}"),
+            };
+        }
+        let fg = match piece {
+            Some(p) if p.color == Color::White => "1;97",
+            Some(_) => "1;91",
+            None => "2",
+        };
+        let bg = if selected {
+            ";44"
+        } else if target && piece.is_some() {
+            ";41"
+        } else if target {
+            ";42"
+        } else if last {
+            ";100"
+        } else {
+            ""
+        };
+        let ch = if target && piece.is_none() { "*".to_string() } else { ch };
+        format!(" {}", self.paint(&ch, &format!("{fg}{bg}")))
+    }
+
+    fn draw(&self, marks: &Marks) -> String {
+        let pos = self.game.position();
+        let g = pos.geometry();
+        let n = g.side() as u8;
+        let mut out = String::new();
+        match g.dims() {
+            2 => {
+                for y in (1..=n).rev() {
+                    out.push_str(&self.paint(&format!("{y}"), "2"));
+                    for x in 1..=n {
+                        out.push_str(&self.cell(pos, g.cell(&[x, y]).expect("on the board"), marks));
+                    }
+                    out.push('\n');
+                }
+                out.push_str("  ");
+                let files: Vec<String> = (0..n).map(|x| ((b'a' + x) as char).to_string()).collect();
+                out.push_str(&self.paint(&files.join(" "), "2"));
+                out.push('\n');
+            }
+            4 => {
+                let width = 2 * n as usize + 3;
+                out.push_str("      ");
+                for w in 1..=n {
+                    out.push_str(&self.paint(&format!("{:<width$}", format!("  w={w}")), "1"));
+                }
+                out = out.trim_end().to_string();
+                out.push('\n');
+                for z in (1..=n).rev() {
+                    for y in (1..=n).rev() {
+                        let label = if y == n { format!("z={z}") } else { String::new() };
+                        out.push_str(&self.paint(&format!("{label:<5}"), "1"));
+                        for w in 1..=n {
+                            out.push_str("  ");
+                            out.push_str(&self.paint(&format!("{y}"), "2"));
+                            for x in 1..=n {
+                                out.push_str(&self.cell(pos, g.cell(&[x, y, z, w]).expect("on the board"), marks));
+                            }
+                        }
+                        out.push('\n');
+                    }
+                    out.push_str("     ");
+                    for _ in 1..=n {
+                        out.push_str("   ");
+                        let xs: Vec<String> = (1..=n).map(|x| x.to_string()).collect();
+                        out.push_str(&self.paint(&xs.join(" "), "2"));
+                    }
+                    out.push('\n');
+                    if z > 1 {
+                        out.push('\n');
+                    }
+                }
+                out.push_str("x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n");
+            }
+            _ => out.push_str(&pos.to_string()),
+        }
+        out
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn show(&mut self, marks: &Marks) {
+        let picture = self.draw(marks);
+        let pos = self.game.position();
+        let turn = pos.turn();
+        let who = match player_of(turn, &self.players) {
+            Player::Human => "you".to_string(),
+            Player::Engine(t) => format!("the {t} engine"),
+        };
+        let check = if pos.is_check() { ", in check" } else { "" };
+        let text = format!("{picture}move {}, {turn} to move ({who}){check}", pos.fullmove_number());
+        self.say(&text);
+    }
+
+    fn last_marks(&self) -> Marks {
+        Marks { last: self.game.moves().last().copied(), ..Marks::default() }
+    }
+
+    /// The engine plays the side to move.
+    fn engine_move(&mut self, tier: Tier) {
+        let pos = self.game.position().clone();
+        self.say(&format!("The {tier} engine is thinking..."));
+        let result = self.game.think(&mut self.searcher, tier, |info| {
+            // Each finished iteration, as it comes.
+            let mut out = std::io::stdout();
+            let _ = writeln!(
+                out,
+                "  depth {:>2}  score {:>8}  nodes {:>9}  {:>5} ms  pv {}",
+                info.depth,
+                score_text(info.score),
+                info.nodes,
+                info.elapsed.as_millis(),
+                line_text(&pos, info.pv)
+            );
+            let _ = out.flush();
+        });
+        let Some(m) = result.best_move else { return };
+        let text = move_text(&pos, m);
+        self.game.play(m).expect("the engine plays legal moves");
+        self.say(&format!(
+            "The engine plays {text} (depth {}, {} nodes, score {})",
+            result.depth,
+            result.nodes,
+            score_text(result.score)
+        ));
+    }
+
+    fn list_moves(&mut self, arg: Option<&str>) {
+        let pos = self.game.position().clone();
+        let moves = legal_moves(&pos);
+        match arg {
+            None => {
+                let mut by_piece: Vec<(Cell, Vec<String>)> = Vec::new();
+                let mut index: HashMap<Cell, usize> = HashMap::new();
+                for &m in &moves {
+                    let i = *index.entry(m.from).or_insert_with(|| {
+                        by_piece.push((m.from, Vec::new()));
+                        by_piece.len() - 1
+                    });
+                    by_piece[i].1.push(move_text(&pos, m));
+                }
+                let dims = pos.geometry().dims();
+                let mut text = format!("{} legal moves:\n", moves.len());
+                for (cell, list) in by_piece {
+                    let p = pos.piece_at(cell).expect("a piece moves");
+                    text.push_str(&format!(
+                        "  {} {} on {}: {}\n",
+                        p.char(dims),
+                        p.role.name_in(dims),
+                        cell_name(&pos, cell),
+                        list.join(" ")
+                    ));
+                }
+                self.say(text.trim_end());
+            }
+            Some(name) => {
+                let Some(cell) = pos.geometry().parse_cell(name) else {
+                    let example = if pos.geometry().dims() == 2 { "e2" } else { "2213 (x y z w)" };
+                    self.say(&format!("{name:?} is not a cell of this board: write it like {example}"));
+                    return;
+                };
+                let dims = pos.geometry().dims();
+                let Some(piece) = pos.piece_at(cell) else {
+                    self.say(&format!("There is no piece on {}.", cell_name(&pos, cell)));
+                    return;
+                };
+                let mine: Vec<Move> = moves.iter().copied().filter(|m| m.from == cell).collect();
+                let what = format!("The {} {} on {}", piece.color, piece.role.name_in(dims), cell_name(&pos, cell));
+                if piece.color != pos.turn() {
+                    self.say(&format!("{what} belongs to the side not to move."));
+                    return;
+                }
+                let marks = Marks { selected: Some(cell), targets: mine.iter().map(|m| m.to).collect(), last: None };
+                self.show(&marks);
+                let texts: Vec<String> = mine.iter().map(|&m| move_text(&pos, m)).collect();
+                if texts.is_empty() {
+                    self.say(&format!("{what} has no legal move."));
+                } else {
+                    self.say(&format!("{what} has {} legal moves: {}", texts.len(), texts.join(" ")));
+                }
+            }
+        }
+    }
+
+    fn save(&mut self, path: &str) {
+        let record = self.game.record(self.players[0], self.players[1]);
+        let result = serde_json::to_string_pretty(&record)
+            .map_err(|e| e.to_string())
+            .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+        match result {
+            Ok(()) => self.say(&format!("Saved {} moves to {path}.", record.moves.len())),
+            Err(e) => self.say(&format!("Could not save to {path}: {e}")),
+        }
+    }
+
+    fn load(&mut self, path: &str, verify: bool) -> bool {
+        let record: GameRecord = match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
+        {
+            Ok(r) => r,
+            Err(e) => {
+                self.say(&format!("Could not load {path}: {e}"));
+                return false;
+            }
+        };
+        let players = [record.white, record.black];
+        let first = record.start.turn();
+        let engine = (0..record.moves.len())
+            .filter(|i| {
+                let color = if i % 2 == 0 { first } else { first.other() };
+                matches!(players[color.index()], Player::Engine(_))
+            })
+            .count();
+        let game = if verify {
+            self.say(&format!("Replaying {path}, thinking again for each of its {engine} engine moves..."));
+            record.verify(&mut self.searcher, |_, _| {})
+        } else {
+            Game::from_record(&record)
+        };
+        match game {
+            Ok(game) => {
+                self.game = game;
+                self.players = [record.white, record.black];
+                let mut text = format!(
+                    "Loaded {path}: {} moves, {} vs {}, seed {}.",
+                    record.moves.len(),
+                    record.white,
+                    record.black,
+                    record.seed
+                );
+                if verify {
+                    text.push_str(&format!(" All {engine} engine moves replayed identically."));
+                }
+                self.say(&text);
+                true
+            }
+            Err(e) => {
+                self.say(&format!("Could not load {path}: {e}"));
+                false
+            }
+        }
+    }
+
+    fn undo(&mut self) {
+        let human_undo = self.players.iter().any(|p| matches!(p, Player::Engine(_)));
+        if self.game.undo().is_none() {
+            self.say("Nothing to undo.");
+            return;
+        }
+        // Against the engine, go back to the human's turn.
+        if human_undo {
+            while matches!(player_of(self.game.position().turn(), &self.players), Player::Engine(_)) {
+                if self.game.undo().is_none() {
+                    break;
+                }
+            }
+        }
+        self.say("Move taken back.");
+        let marks = self.last_marks();
+        self.show(&marks);
+    }
+
+    fn try_move(&mut self, text: &str) {
+        if let Some(end) = self.game.status() {
+            self.say(&format!("The game is over ({end}): undo, load, save or quit."));
+            return;
+        }
+        let dims = self.game.position().geometry().dims();
+        if let Err(e) = TextMove::parse(text) {
+            let how = if dims == 2 {
+                "UCI like e2e4 or e7e8q"
+            } else {
+                "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
+            };
+            self.say(&format!(
+                "{text:?} is not a move or a command ({e}). Moves are written as {how}; type help for the commands."
+            ));
+            return;
+        }
+        let mover = self.game.position().turn();
+        match self.game.play_text(text) {
+            Ok(_) => self.say(&format!("{mover} plays {text}.")),
+            Err(e) => {
+                self.say(&format!("Illegal move: {e}. Type `moves` to list the legal moves."));
+            }
+        }
+    }
+
+    /// Plays engine moves until a human is to move or the game ends; draws the board.
+    fn advance(&mut self) {
+        loop {
+            if let Some(end) = self.game.status() {
+                let marks = self.last_marks();
+                self.show(&marks);
+                self.say(&format!("Game over: {end}."));
+                return;
+            }
+            match player_of(self.game.position().turn(), &self.players) {
+                Player::Engine(tier) => self.engine_move(tier),
+                Player::Human => {
+                    let marks = self.last_marks();
+                    self.show(&marks);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn parse_args(args: &Args) -> Result<(Position, [Player; 2], u64), String> {
+    let pos = start::by_name(&args.start).map_err(|e| format!("--start: {e}"))?;
+    let tier: Tier = args.tier.parse().map_err(|e| format!("--tier: {e}"))?;
+    let human: Color = match args.color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(format!("--color: {other:?}: expected white or black")),
+    };
+    let mut players = if args.two_players {
+        [Player::Human, Player::Human]
+    } else if human == Color::White {
+        [Player::Human, Player::Engine(tier)]
+    } else {
+        [Player::Engine(tier), Player::Human]
+    };
+    if let Some(w) = &args.white {
+        players[0] = w.parse().map_err(|e| format!("--white: {e}"))?;
+    }
+    if let Some(b) = &args.black {
+        players[1] = b.parse().map_err(|e| format!("--black: {e}"))?;
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() % 1_000_000)
+    });
+    Ok((pos, players, seed))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (pos, players, seed) = match parse_args(&args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut ui = Ui { game: Game::new(pos, seed), players, searcher: Searcher::new(1), color, out: std::io::stdout() };
+    if let Some(path) = &args.load {
+        if !ui.load(path, false) {
+            return ExitCode::from(2);
+        }
+    }
+    let variant = match ui.game.start().geometry().dims() {
+        2 => "chess",
+        _ => "Tesseract, chess on a 5x5x5x5 board",
+    };
+    ui.say(&format!(
+        "{variant}: white {} vs black {}, seed {}. Type help for the commands.",
+        ui.players[0],
+        ui.players[1],
+        ui.game.seed()
+    ));
+    ui.advance();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        let turn = ui.game.position().turn();
+        let prompt = if ui.game.status().is_some() { "game over> ".to_string() } else { format!("{turn}> ") };
+        let _ = write!(ui.out, "{prompt}");
+        let _ = ui.out.flush();
+        let line = match lines.next() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                ui.say("That line is not UTF-8 text; type help for the commands.");
+                continue;
+            }
+            _ => {
+                ui.say("");
+                break;
+            }
+        };
+        let line = line.trim();
+        if !std::io::stdin().is_terminal() {
+            // Echo scripted input, so that a transcript reads like a session.
+            ui.say(line);
+        }
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { continue };
+        let arg = words.next();
+        match cmd {
+            "help" | "?" => ui.say(HELP),
+            "quit" | "exit" | "q" => break,
+            "board" | "b" => {
+                let marks = ui.last_marks();
+                ui.show(&marks);
+            }
+            "moves" | "m" => ui.list_moves(arg),
+            "undo" | "u" => ui.undo(),
+            "fen" => {
+                let fen = ui.game.position().fen();
+                ui.say(&fen);
+            }
+            "history" => {
+                let texts: Vec<String> = ui.game.move_texts().iter().map(ToString::to_string).collect();
+                let text = if texts.is_empty() { "No moves yet.".to_string() } else { texts.join(" ") };
+                ui.say(&text);
+            }
+            "save" => match arg {
+                Some(path) => ui.save(path),
+                None => ui.say("save needs a file name: save FILE"),
+            },
+            "load" => match arg {
+                Some(path) => {
+                    let verify = words.next() == Some("verify");
+                    if ui.load(path, verify) {
+                        ui.advance();
+                    }
+                }
+                None => ui.say("load needs a file name: load FILE"),
+            },
+            _ => {
+                if arg.is_some() {
+                    ui.say(&format!("Unknown command {cmd:?}; type help for the commands."));
+                    continue;
+                }
+                let before = ui.game.moves().len();
+                ui.try_move(cmd);
+                if ui.game.moves().len() > before {
+                    ui.advance();
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

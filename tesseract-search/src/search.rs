@@ -1,0 +1,1101 @@
+//! Iterative-deepening, fail-soft negamax alpha-beta with principal-variation search.
+//!
+//! One iteration per depth, each searching the root moves in the order the previous one left them (best
+//! first), inside an aspiration window from depth 4. Every node:
+//!
+//! - counts itself, and stops the search when a limit is reached: the node limit is checked on entry, the
+//!   stop flag and the wall-clock guard every 1,024 nodes;
+//! - is a draw by repetition (a position that occurred since the last capture or pawn move, in the game
+//!   or on the current line), by the 50-move rule (unless it is mate) or with kings alone;
+//! - extends by one ply when the side to move is in check (check extension);
+//! - reads the transposition table: its move is searched first, and its score ends the node at non-PV
+//!   nodes when the stored draft and bound allow;
+//! - at non-PV nodes not in check, prunes: static-eval ("reverse futility") cutoffs at drafts up to 6;
+//!   null-move pruning from draft 3 when the static eval is at least beta and the side to move has a piece
+//!   other than king and pawns (never in check, never in pawn-only endings), reduction `3 + draft/4` plus up
+//!   to 3 more with the eval margin; late-move pruning of quiet moves beyond a count growing with the draft
+//!   squared (drafts 1–4), and futility pruning of quiet moves when the static eval plus `100 + 120·draft`
+//!   cannot reach alpha (drafts 1–3);
+//! - orders moves: transposition-table move, captures and queen promotions by MVV-LVA, two killer moves
+//!   per ply, then quiet moves by history (a bonus of draft² for a quiet move that cuts, a malus for the
+//!   quiet moves tried before it), under-promotions last;
+//! - reduces late quiet moves (late-move reductions, `0.75 + ln(draft)·ln(index)/2.25` plies, one less at
+//!   PV nodes and for killers, adjusted by history), re-searching at full draft when the reduced search
+//!   beats alpha;
+//! - searches the first move with the full window and the others with a null window (PVS), re-searching
+//!   those that land inside the window;
+//! - stores its result with the replacement scheme of [`crate::tt`].
+//!
+//! At draft 0 a quiescence search takes over: stand pat on the static eval, then captures, en passant and
+//! queen promotions by MVV-LVA, skipping those that cannot raise the eval to alpha (delta pruning); in
+//! check, every evasion. Scores are mate-aware: a mate `n` plies from the root scores `MATE − n`.
+//!
+//! Randomness: a ChaCha8 generator seeded from the game's seed and the ply ([`game_ply`]) gives the keys
+//! of the evaluation noise (a hash of the position and the key, so a position keeps its noise throughout
+//! the search) and the tie-break order of the root moves. No other source of randomness, and the clock is
+//! only a guard: with no time limit, a search is a pure function of its inputs.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use tesseract_board::mailbox::{self, EMPTY};
+use tesseract_board::{Cell, Color, Move, Position, Role};
+use tesseract_movegen::{AllMoves, Noisy, generate};
+
+use crate::eval::{self, Tables};
+use crate::tt::{Bound, TranspositionTable};
+
+/// The deepest line the search follows, in plies from the root.
+pub const MAX_PLY: usize = 100;
+/// The score of mate at the root; a mate `n` plies away scores `MATE − n` (or `n − MATE` when mated).
+pub const MATE: i32 = 30_000;
+/// Scores at least this far from zero are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const INF: i32 = 31_000;
+
+/// A score as reported: centipawns, or mate in a number of moves (negative when the side to move is
+/// mated).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (full moves, UCI-style); negative: the side to move gets mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The score of an internal search value.
+    pub fn from_value(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-((MATE + v) / 2))
+        } else {
+            Score::Cp(v)
+        }
+    }
+
+    /// A single number for comparisons and adjudication: centipawns, or ±(`MATE` − moves) for mates.
+    pub fn value(self) -> i32 {
+        match self {
+            Score::Cp(v) => v,
+            Score::Mate(m) if m > 0 => MATE - 2 * m + 1,
+            Score::Mate(m) => -MATE - 2 * m,
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// `cp S` or `mate M`, as in the `info` lines of the bestmove example.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// When a search stops. Deterministic limits (depth, nodes) make a search reproducible; `time` is a
+/// safety guard only (see the crate docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration (default: as deep as other limits allow, at most [`MAX_PLY`] − 1).
+    pub depth: Option<u32>,
+    /// Stop when this many nodes have been searched, even inside an iteration (checked on node entry).
+    pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes have been searched.
+    pub soft_nodes: Option<u64>,
+    /// Wall-clock guard: stop after this long. A search that stops on it is not reproducible.
+    pub time: Option<Duration>,
+}
+
+/// Settings of a search other than its limits.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The game's seed, which with the ply seeds the search's ChaCha generator.
+    pub seed: u64,
+    /// Evaluation noise: each position's static eval moves by up to this many centipawns either way.
+    pub noise: i32,
+    /// The selective parts of the search, all on by default (turn one off to measure what it brings).
+    pub features: Features,
+}
+
+/// Switches for the selective parts of the search. All are on by default; the match example turns them
+/// off one at a time to measure them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub late_move_reductions: bool,
+    /// Futility pruning of quiet moves, and static-eval cutoffs at shallow drafts ("reverse futility").
+    pub futility: bool,
+    /// Late-move pruning: quiet moves past a count at shallow drafts.
+    pub late_move_pruning: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features { null_move: true, late_move_reductions: true, futility: true, late_move_pruning: true }
+    }
+}
+
+/// Why a search stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// The depth limit was reached (or [`MAX_PLY`]).
+    Depth,
+    /// The node limit was reached inside an iteration.
+    Nodes,
+    /// The soft node limit stopped iterative deepening between iterations.
+    SoftNodes,
+    /// The wall-clock guard fired.
+    Time,
+    /// The stop flag was raised.
+    Stopped,
+    /// The root has no legal move, or only one.
+    Forced,
+}
+
+/// What each finished iteration reports.
+#[derive(Clone, Debug)]
+pub struct Info<'a> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// The score of the best move.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second so far (wall clock: for display only).
+    pub nps: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: &'a [Move],
+    /// Transposition table use, in permille.
+    pub hashfull: u32,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// Its score (from the last finished iteration, or the part of an unfinished one that changed it).
+    pub score: Score,
+    /// The last finished iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+    /// Why the search stopped.
+    pub stop: StopReason,
+}
+
+/// The ply of a position in its game, derived from its move counters: `2·(fullmove − 1)`, plus one when
+/// Black is to move. With the seed it seeds the search's generator.
+pub fn game_ply(pos: &Position) -> u64 {
+    2 * (pos.fullmove_number() as u64).saturating_sub(1) + (pos.turn() == Color::Black) as u64
+}
+
+/// The engine: a transposition table and the move-ordering memory, reused from search to search.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// use tesseract_search::{Limits, Options, Searcher};
+/// let pos = start::chess();
+/// let mut searcher = Searcher::new(1);
+/// let limits = Limits { depth: Some(4), ..Limits::default() };
+/// let result = searcher.search(&pos, &[], &limits, &Options::default(), |info| println!("depth {}", info.depth));
+/// assert_eq!(result.depth, 4);
+/// assert!(result.best_move.is_some());
+/// ```
+#[derive(Debug)]
+pub struct Searcher {
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    history: Vec<i32>,
+    killers: Vec<[Option<Move>; 2]>,
+    lists: Vec<Vec<(Move, i32)>>,
+}
+
+impl Searcher {
+    /// An engine with a transposition table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            history: Vec::new(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+        }
+    }
+
+    /// Replaces the transposition table by an empty one of `hash_mb` megabytes.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// The transposition table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Forgets everything learnt: the transposition table, history and killers. After this, a search
+    /// depends only on its arguments.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.killers.fill([None; 2]);
+    }
+
+    /// A flag that stops the running search when set (from another thread); each search lowers it when
+    /// it starts.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches `pos` and returns the best move.
+    ///
+    /// `history` holds the hashes ([`Position::hash`]) of the game's earlier positions, oldest first,
+    /// for repetition draws. `on_iteration` is called after each finished iteration. The
+    /// transposition table, history and killers carry over from earlier searches unless
+    /// [`Searcher::clear`] is called; clear before each search for results that depend only on the
+    /// arguments (the tiers do).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &Options,
+        mut on_iteration: impl FnMut(&Info<'_>),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let cells = pos.geometry().cells();
+        if self.history.len() != 32 * cells {
+            self.history = vec![0; 32 * cells];
+        } else {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
+        self.killers.fill([None; 2]);
+        let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ game_ply(pos).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let noise_key = rng.next_u64();
+        let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        hashes.extend_from_slice(history);
+        hashes.push(pos.hash());
+        let mut w = Worker {
+            pos: pos.clone(),
+            t: eval::Tables::of(pos.shape()),
+            tt: &mut self.tt,
+            history: &mut self.history,
+            killers: &mut self.killers,
+            lists: &mut self.lists,
+            stop: &self.stop,
+            hashes,
+            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
+            quiets: Vec::with_capacity(64 * (MAX_PLY + 1)),
+            root: Vec::new(),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| start + t),
+            aborted: None,
+            seldepth: 0,
+            noise: options.noise.max(0),
+            features: options.features,
+            noise_key,
+            lmr: lmr_table(),
+            iter_best: None,
+            null_at: [false; MAX_PLY + 1],
+        };
+        w.init_root(&mut rng);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let mut result = SearchResult {
+            best_move: w.root.first().map(|r| r.mv),
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: w.root.first().map(|r| vec![r.mv]).unwrap_or_default(),
+            stop: StopReason::Depth,
+        };
+        if w.root.len() <= 1 {
+            result.score = Score::from_value(if w.root.is_empty() && w.pos.is_check() { -MATE } else { 0 });
+            result.stop = StopReason::Forced;
+            if w.root.is_empty() {
+                return result;
+            }
+        }
+        let mut score: i32 = 0;
+        for depth in 1..=max_depth {
+            if depth > 1 && limits.soft_nodes.is_some_and(|soft| w.nodes >= soft) {
+                result.stop = StopReason::SoftNodes;
+                break;
+            }
+            let mut delta = 35;
+            let (mut alpha, mut beta) =
+                if depth >= 4 && score.abs() < MATE_BOUND { (score - delta, score + delta) } else { (-INF, INF) };
+            loop {
+                let v = w.root_search(depth as i32, alpha, beta);
+                if w.aborted.is_some() {
+                    break;
+                }
+                if v <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INF);
+                } else if v >= beta {
+                    beta = (v + delta).min(INF);
+                } else {
+                    score = v;
+                    break;
+                }
+                delta += delta;
+            }
+            if let Some(reason) = w.aborted {
+                // A move of the unfinished iteration that beat the previous best (searched first) counts.
+                if let Some((i, v)) = w.iter_best.filter(|&(i, _)| i > 0) {
+                    result.best_move = Some(w.root[i].mv);
+                    result.score = Score::from_value(v);
+                    result.pv = w.root_pv(i);
+                }
+                result.stop = reason;
+                break;
+            }
+            w.finish_iteration();
+            result.best_move = Some(w.root[0].mv);
+            result.score = Score::from_value(score);
+            result.depth = depth;
+            result.pv = w.root_pv(0);
+            let elapsed = start.elapsed();
+            on_iteration(&Info {
+                depth,
+                seldepth: w.seldepth as u32,
+                score: result.score,
+                nodes: w.nodes,
+                nps: nps(w.nodes, elapsed),
+                elapsed,
+                pv: &result.pv,
+                hashfull: w.tt.hashfull(),
+            });
+            if result.stop == StopReason::Forced {
+                break;
+            }
+            // A mate found within the depth cannot get shorter by searching deeper.
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as i32 {
+                break;
+            }
+        }
+        result.nodes = w.nodes;
+        result
+    }
+}
+
+/// Nodes per second.
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1) as u64;
+    nodes.saturating_mul(1_000_000) / micros
+}
+
+/// `round(1024 · ln i)` for i in 0..64 (0 for i = 0): integer logarithms keep the reduction table the same
+/// on every platform (no floating-point library in the search).
+const LN_1024: [u32; 64] = [
+    0, 0, 710, 1125, 1420, 1648, 1835, 1993, 2129, 2250, 2358, 2455, 2545, 2627, 2702, 2773, 2839, 2901, 2960, 3015,
+    3068, 3118, 3165, 3211, 3254, 3296, 3336, 3375, 3412, 3448, 3483, 3516, 3549, 3580, 3611, 3641, 3670, 3698, 3725,
+    3751, 3777, 3803, 3827, 3851, 3875, 3898, 3921, 3943, 3964, 3985, 4006, 4026, 4046, 4066, 4085, 4104, 4122, 4140,
+    4158, 4175, 4193, 4210, 4226, 4243,
+];
+
+/// The late-move reduction table, `[draft][move index]`: `⌊0.75 + ln(draft) · ln(index) / 2.25⌋`, in fixed
+/// point (`0.75 · 2.25 · 2²⁰ = 1,769,472` and `2.25 · 2²⁰ = 2,359,296`).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((1_769_472 + LN_1024[d] as u64 * LN_1024[m] as u64) / 2_359_296) as u8;
+        }
+    }
+    t
+}
+
+/// Plies of quiescence search with every capture; deeper, only recaptures on the last capture's cell.
+const QS_RECAPTURES_AFTER: u32 = 4;
+
+/// Moves picked one at a time by selection before the rest of the list is sorted.
+const PICK_THEN_SORT: usize = 6;
+
+const NO_MOVE: Move = Move::new(Cell::new(0), Cell::new(0));
+
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_NOISY: i32 = 1 << 27;
+const SCORE_KILLER: i32 = 1 << 26;
+const SCORE_UNDER: i32 = -(1 << 28);
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// A root move and what the iterations learnt about it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+/// The state of one search.
+struct Worker<'a> {
+    pos: Position,
+    t: &'static Tables,
+    tt: &'a mut TranspositionTable,
+    history: &'a mut [i32],
+    killers: &'a mut [[Option<Move>; 2]],
+    lists: &'a mut [Vec<(Move, i32)>],
+    stop: &'a AtomicBool,
+    hashes: Vec<u64>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 1],
+    /// Quiet moves tried at each node on the current line, for the history malus.
+    quiets: Vec<Move>,
+    root: Vec<RootMove>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: Option<StopReason>,
+    seldepth: usize,
+    noise: i32,
+    features: Features,
+    noise_key: u64,
+    lmr: Box<[[u8; 64]; 64]>,
+    /// The best root move of the current iteration so far, and its score.
+    iter_best: Option<(usize, i32)>,
+    /// Whether the move at each ply of the current line is a null move.
+    null_at: [bool; MAX_PLY + 1],
+}
+
+/// A strong 64-bit mixer (SplitMix64's finaliser).
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+#[inline]
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+impl Worker<'_> {
+    /// Whether the search must stop now; counts the node otherwise.
+    #[inline]
+    fn enter(&mut self, ply: usize) -> bool {
+        if self.aborted.is_some() {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = Some(StopReason::Nodes);
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = Some(StopReason::Stopped);
+                return true;
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = Some(StopReason::Time);
+                return true;
+            }
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        self.pv_len[ply] = 0;
+        false
+    }
+
+    /// The static evaluation from the side to move's point of view, with the noise.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let v = eval::evaluate_with(self.t, &self.pos);
+        let v = if self.pos.turn() == Color::White { v } else { -v };
+        if self.noise == 0 {
+            return v;
+        }
+        let span = 2 * self.noise as u64 + 1;
+        v + (mix(self.pos.hash() ^ self.noise_key) % span) as i32 - self.noise
+    }
+
+    /// Whether the current position repeats one since the last irreversible move.
+    fn is_repetition(&self) -> bool {
+        let n = self.hashes.len();
+        let cur = self.hashes[n - 1];
+        let back = (self.pos.halfmove_clock() as usize).min(n - 1);
+        let mut i = 4;
+        while i <= back {
+            if self.hashes[n - 1 - i] == cur {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// The victim's mailbox code if `m` captures (en passant included), else 0.
+    #[inline]
+    fn victim(&self, m: Move) -> u8 {
+        let g = self.pos.geometry();
+        let mb = self.pos.mailbox();
+        let code = mb[g.padded(m.to)];
+        if code != EMPTY {
+            // Castling takes one's own rook: not a capture.
+            return if mailbox::color(code) != self.pos.turn() { code } else { 0 };
+        }
+        if let Some(ep) = self.pos.en_passant() {
+            if ep.target == m.to && mailbox::role(mb[g.padded(m.from)]).is_pawn() {
+                let (a, b) = (g.coords(m.from), g.coords(m.to));
+                if g.capture_axes().iter().any(|&k| a[k] != b[k]) {
+                    return mb[g.padded(ep.victim)];
+                }
+            }
+        }
+        0
+    }
+
+    /// Whether a capture worth `victim` risks more than it wins: the capturer is worth more than the
+    /// victim and the opponent defends the cell.
+    #[inline]
+    fn is_bad_capture(&self, m: Move, victim: i32) -> bool {
+        let attacker = self.t.value_of_code(self.pos.mailbox()[self.pos.geometry().padded(m.from)]);
+        attacker > victim + 50 && self.pos.is_attacked(m.to, self.pos.turn().other())
+    }
+
+    /// Scores the moves of `lists[ply]` for ordering.
+    fn score_moves(&mut self, ply: usize, tt_move: Option<Move>) {
+        let killers = self.killers[ply];
+        let cells = self.t_cells();
+        for i in 0..self.lists[ply].len() {
+            let m = self.lists[ply][i].0;
+            let s = if Some(m) == tt_move { SCORE_TT } else { self.order_score(m, killers, cells) };
+            self.lists[ply][i].1 = s;
+        }
+    }
+
+    #[inline]
+    fn t_cells(&self) -> usize {
+        self.pos.geometry().cells()
+    }
+
+    #[inline]
+    fn order_score(&self, m: Move, killers: [Option<Move>; 2], cells: usize) -> i32 {
+        let victim = self.victim(m);
+        let mover = self.pos.mailbox()[self.pos.geometry().padded(m.from)];
+        match m.promotion {
+            Some(Role::Queen) => return SCORE_NOISY + 32 * (self.t.value_of_code(victim) + self.t.value(Role::Queen)),
+            Some(_) => return SCORE_UNDER + self.t.value_of_code(victim),
+            None => {}
+        }
+        if victim != 0 {
+            return SCORE_NOISY + 32 * self.t.value_of_code(victim) - self.t.value_of_code(mover) / 8;
+        }
+        if killers[0] == Some(m) {
+            return SCORE_KILLER + 1;
+        }
+        if killers[1] == Some(m) {
+            return SCORE_KILLER;
+        }
+        self.history[mover as usize * cells + m.to.index()]
+    }
+
+    /// Moves the best-scored move of `lists[ply][i..]` to index `i` and returns it: a selection step for
+    /// the first few moves (most nodes end there), then one sort of the rest.
+    #[inline]
+    fn pick(&mut self, ply: usize, i: usize) -> Move {
+        let list = &mut self.lists[ply];
+        if i == PICK_THEN_SORT {
+            list[i..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        }
+        if i >= PICK_THEN_SORT {
+            return list[i].0;
+        }
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].1 > list[best].1 {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+        list[i].0
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn update_history(&mut self, m: Move, mover: u8, bonus: i32) {
+        let i = mover as usize * self.t_cells() + m.to.index();
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move) -> tesseract_board::Undo {
+        let undo = self.pos.make(m);
+        self.hashes.push(self.pos.hash());
+        undo
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: tesseract_board::Undo) {
+        self.hashes.pop();
+        self.pos.unmake(m, undo);
+    }
+
+    /// Generates the root moves, ordered: captures and promotions by MVV-LVA, then quiet moves in an
+    /// order drawn from the search's generator (the tie-break of equal moves).
+    fn init_root(&mut self, rng: &mut ChaCha8Rng) {
+        self.lists[0].clear();
+        let list = &mut self.lists[0];
+        generate::<AllMoves>(&self.pos, |pm| list.extend(pm.moves.iter().map(|&m| (m, 0))));
+        let cells = self.t_cells();
+        let mut keyed: Vec<(i64, Move)> = Vec::with_capacity(self.lists[0].len());
+        for i in 0..self.lists[0].len() {
+            let m = self.lists[0][i].0;
+            let s = self.order_score(m, [None; 2], cells) as i64;
+            keyed.push(((s << 24) + (rng.next_u32() >> 8) as i64, m));
+        }
+        keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+        self.root = keyed.into_iter().map(|(_, mv)| RootMove { mv, score: -INF, pv: Vec::new() }).collect();
+    }
+
+    /// After an iteration: the best move first, then the others by their last scores (bounds for most).
+    fn finish_iteration(&mut self) {
+        if let Some((i, _)) = self.iter_best {
+            let best = self.root.remove(i);
+            self.root.insert(0, best);
+        }
+        self.root[1..].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    fn root_pv(&self, i: usize) -> Vec<Move> {
+        let r = &self.root[i];
+        if r.pv.is_empty() { vec![r.mv] } else { r.pv.clone() }
+    }
+}
+
+// The root search and the node searches.
+impl Worker<'_> {
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.iter_best = None;
+        self.pv_len[0] = 0;
+        let in_check = self.pos.is_check();
+        self.evals[0] = if in_check { -INF } else { self.evaluate() };
+        let mut best = -INF;
+        for i in 0..self.root.len() {
+            let m = self.root[i].mv;
+            let quiet = m.promotion.is_none() && self.victim(m) == 0;
+            let undo = self.make(m);
+            let gives_check = self.pos.is_check();
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(depth - 1, -beta, -alpha, 1, true, gives_check);
+            } else {
+                let mut r = 0;
+                if self.features.late_move_reductions && depth >= 3 && i >= 4 && quiet && !gives_check && !in_check {
+                    r = (self.lmr[depth.min(63) as usize][i.min(63)] as i32 - 1).clamp(0, depth - 2);
+                }
+                v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, false, gives_check);
+                if v > alpha && r > 0 && self.aborted.is_none() {
+                    v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false, gives_check);
+                }
+                if v > alpha && v < beta && self.aborted.is_none() {
+                    v = -self.negamax(depth - 1, -beta, -alpha, 1, true, gives_check);
+                }
+            }
+            self.unmake(m, undo);
+            if self.aborted.is_some() {
+                return best;
+            }
+            self.root[i].score = v;
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                self.update_pv(0, m);
+                self.root[i].pv = self.pv[0][..self.pv_len[0]].to_vec();
+                self.iter_best = Some((i, v));
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, in_check, 0, None);
+        }
+        if self.enter(ply) {
+            return 0;
+        }
+        if self.pos.is_kings_only() || self.is_repetition() {
+            return 0;
+        }
+        let fifty = self.pos.halfmove_clock() >= 100;
+        if fifty && !in_check {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let hash = self.pos.hash();
+        let entry = self.tt.probe(hash);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth {
+                let v = from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if usable {
+                    return v;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INF
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.evaluate()
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let us = self.pos.turn();
+
+        if !pv_node && !in_check {
+            // Reverse futility: the static eval is so far above beta that a quiet move will keep it there.
+            if self.features.futility
+                && depth <= 6
+                && eval - 80 * (depth - improving as i32) >= beta
+                && eval.abs() < MATE_BOUND
+            {
+                return eval;
+            }
+            // Null move.
+            if self.features.null_move
+                && depth >= 3
+                && eval >= beta
+                && !self.last_was_null(ply)
+                && eval::has_pieces(&self.pos, us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let undo = self.pos.make_null();
+                self.hashes.push(self.pos.hash());
+                self.null_at[ply] = true;
+                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.null_at[ply] = false;
+                self.hashes.pop();
+                self.pos.unmake_null(undo);
+                if self.aborted.is_some() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Generate and order.
+        self.lists[ply].clear();
+        {
+            let list = &mut self.lists[ply];
+            generate::<AllMoves>(&self.pos, |pm| list.extend(pm.moves.iter().map(|&m| (m, 0))));
+        }
+        if self.lists[ply].is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if fifty {
+            return 0;
+        }
+        self.score_moves(ply, tt_move);
+        if tt_move.is_none() && depth >= 6 {
+            depth -= 1;
+        }
+
+        let quiets_start = self.quiets.len();
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_seen = 0i32;
+        let original_alpha = alpha;
+        let lmp_limit = 4 + depth * depth * if improving { 3 } else { 2 };
+        let n = self.lists[ply].len();
+        for i in 0..n {
+            let m = self.pick(ply, i);
+            let order = self.lists[ply][i].1;
+            let victim = self.victim(m);
+            let quiet = victim == 0 && m.promotion.is_none();
+            let mover = self.pos.mailbox()[self.pos.geometry().padded(m.from)];
+            if quiet {
+                quiets_seen += 1;
+            }
+            if !pv_node && !in_check && best > -MATE_BOUND && quiet && order < SCORE_KILLER {
+                if self.features.late_move_pruning && depth <= 4 && quiets_seen > lmp_limit {
+                    continue;
+                }
+                if self.features.futility && depth <= 3 && eval + 100 + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            if m.promotion.is_some_and(|p| p != Role::Queen) && !pv_node && best > -MATE_BOUND && !in_check {
+                continue;
+            }
+            let undo = self.make(m);
+            let gives_check = self.pos.is_check();
+            let mut v;
+            if searched == 0 {
+                v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node, gives_check);
+            } else {
+                let mut r = 0;
+                if self.features.late_move_reductions && depth >= 3 && quiet && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order >= SCORE_KILLER {
+                        r -= 1;
+                    } else {
+                        r -= (order / 4096).clamp(-2, 2);
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if in_check {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, gives_check);
+                if v > alpha && r > 0 && self.aborted.is_none() {
+                    v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false, gives_check);
+                }
+                if pv_node && v > alpha && v < beta && self.aborted.is_none() {
+                    v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
+                }
+            }
+            self.unmake(m, undo);
+            if self.aborted.is_some() {
+                self.quiets.truncate(quiets_start);
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            if self.killers[ply][0] != Some(m) {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = Some(m);
+                            }
+                            let bonus = (depth * depth).min(400);
+                            self.update_history(m, mover, bonus);
+                            for k in quiets_start..self.quiets.len() {
+                                let q = self.quiets[k];
+                                let qm = self.pos.mailbox()[self.pos.geometry().padded(q.from)];
+                                self.update_history(q, qm, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && self.quiets.len() < quiets_start + 64 {
+                self.quiets.push(m);
+            }
+        }
+        self.quiets.truncate(quiets_start);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, best_move.or(tt_move), to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
+        best
+    }
+
+    fn last_was_null(&self, ply: usize) -> bool {
+        ply > 0 && self.null_at[ply - 1]
+    }
+
+    fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        qdepth: u32,
+        last_to: Option<Cell>,
+    ) -> i32 {
+        if self.enter(ply) {
+            return 0;
+        }
+        if self.pos.is_kings_only() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let hash = self.pos.hash();
+        let entry = self.tt.probe(hash);
+        if let Some(e) = entry {
+            let v = from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+        let tt_move = entry.and_then(|e| e.mv);
+        let mut best;
+        let stand;
+        self.lists[ply].clear();
+        if in_check {
+            stand = -INF;
+            best = -INF;
+            let list = &mut self.lists[ply];
+            generate::<AllMoves>(&self.pos, |pm| list.extend(pm.moves.iter().map(|&m| (m, 0))));
+            if self.lists[ply].is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            stand = match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
+            if stand >= beta {
+                if entry.is_none() {
+                    self.tt.store(hash, None, to_tt(stand, ply), stand, 0, Bound::Lower);
+                }
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            let list = &mut self.lists[ply];
+            generate::<Noisy>(&self.pos, |pm| list.extend(pm.moves.iter().map(|&m| (m, 0))));
+        }
+        self.score_moves(ply, tt_move);
+        let original_alpha = alpha;
+        let mut best_move = None;
+        let n = self.lists[ply].len();
+        for i in 0..n {
+            let m = self.pick(ply, i);
+            if !in_check {
+                if m.promotion.is_some_and(|p| p != Role::Queen) {
+                    continue;
+                }
+                if qdepth >= QS_RECAPTURES_AFTER && last_to.is_some_and(|c| c != m.to) {
+                    continue;
+                }
+                let victim = self.t.value_of_code(self.victim(m));
+                let gain = victim + m.promotion.map_or(0, |p| self.t.value(p) - self.t.value(Role::YPawn));
+                if stand + gain + 200 <= alpha {
+                    continue;
+                }
+                if m.promotion.is_none() && self.is_bad_capture(m, victim) {
+                    continue;
+                }
+            }
+            let undo = self.make(m);
+            let gives_check = self.pos.is_check();
+            let v = -self.qsearch(-beta, -alpha, ply + 1, gives_check, qdepth + 1, Some(m.to));
+            self.unmake(m, undo);
+            if self.aborted.is_some() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound);
+        best
+    }
+}

@@ -1,0 +1,137 @@
+//! The four difficulty tiers.
+
+use std::time::Duration;
+
+use crate::search::{Limits, Options};
+
+/// A difficulty tier, weakest first, defined by deterministic budgets.
+///
+/// A tier is a depth cap, a node budget (a hard limit checked on entry to every node, and a soft limit
+/// past which no new iteration starts), a transposition table size and an evaluation noise. Node counts
+/// do not depend on the machine, and the search clears its table before each move, so a tier's move is a
+/// pure function of the game (start, moves, seed): a game record replays to the same moves anywhere.
+///
+/// The wall-clock guard is a safety net only: it caps the thinking time (3.5 s for the master, as in the
+/// write-up) on a machine too slow or too busy to spend the node budget in time. The budgets are chosen
+/// so that this machine, unloaded, stays well inside it; a move cut short by the guard is the one case
+/// that is not reproducible, and the search says so ([`StopReason::Time`](crate::StopReason::Time)).
+///
+/// | tier | depth cap | soft nodes | hard nodes | table | noise | guard |
+/// |---|---|---|---|---|---|---|
+/// | beginner | 4 | 5,000 | 16,000 | 1 MB | ±90 cp | 2 s |
+/// | club | 8 | 15,000 | 40,000 | 4 MB | ±12 cp | 3 s |
+/// | expert | 20 | 60,000 | 150,000 | 8 MB | 0 | 3.5 s |
+/// | master | 40 | 250,000 | 600,000 | 16 MB | 0 | 3.5 s |
+///
+/// The figures the budgets were chosen for (thinking time per move, the depth the master reaches from the
+/// standard start, and each tier's score against the one below) are measured in the README.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
+pub enum Tier {
+    /// An instant opponent (tens of milliseconds) with a deliberately noisy evaluation.
+    Beginner,
+    /// A casual club player.
+    Club,
+    /// A strong player.
+    Expert,
+    /// The full engine: a 16 MB table, depth six from the start, at most 3.5 s a move.
+    Master,
+}
+
+/// The budgets of a tier; see [`Tier`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TierSettings {
+    /// The deepest iteration.
+    pub depth: u32,
+    /// No new iteration starts past this many nodes.
+    pub soft_nodes: u64,
+    /// The search stops at this many nodes.
+    pub nodes: u64,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Evaluation noise in centipawns (each way).
+    pub noise: i32,
+    /// The wall-clock safety guard.
+    pub time_guard: Duration,
+}
+
+impl Tier {
+    /// Every tier, weakest first.
+    pub const ALL: [Tier; 4] = [Tier::Beginner, Tier::Club, Tier::Expert, Tier::Master];
+
+    /// `beginner`, `club`, `expert` or `master`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tier::Beginner => "beginner",
+            Tier::Club => "club",
+            Tier::Expert => "expert",
+            Tier::Master => "master",
+        }
+    }
+
+    /// The tier's budgets.
+    pub const fn settings(self) -> TierSettings {
+        match self {
+            Tier::Beginner => TierSettings {
+                depth: 4,
+                soft_nodes: 5_000,
+                nodes: 16_000,
+                hash_mb: 1,
+                noise: 90,
+                time_guard: Duration::from_secs(2),
+            },
+            Tier::Club => TierSettings {
+                depth: 8,
+                soft_nodes: 15_000,
+                nodes: 40_000,
+                hash_mb: 4,
+                noise: 12,
+                time_guard: Duration::from_secs(3),
+            },
+            Tier::Expert => TierSettings {
+                depth: 20,
+                soft_nodes: 60_000,
+                nodes: 150_000,
+                hash_mb: 8,
+                noise: 0,
+                time_guard: Duration::from_millis(3_500),
+            },
+            Tier::Master => TierSettings {
+                depth: 40,
+                soft_nodes: 250_000,
+                nodes: 600_000,
+                hash_mb: 16,
+                noise: 0,
+                time_guard: Duration::from_millis(3_500),
+            },
+        }
+    }
+
+    /// The tier's search limits.
+    pub fn limits(self) -> Limits {
+        let s = self.settings();
+        Limits { depth: Some(s.depth), nodes: Some(s.nodes), soft_nodes: Some(s.soft_nodes), time: Some(s.time_guard) }
+    }
+
+    /// The tier's search options for a game with this seed.
+    pub fn options(self, seed: u64) -> Options {
+        Options { seed, noise: self.settings().noise, ..Options::default() }
+    }
+}
+
+impl std::fmt::Display for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Tier {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Tier, String> {
+        Tier::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| format!("unknown tier {s:?}: expected beginner, club, expert or master"))
+    }
+}

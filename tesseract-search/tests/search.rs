@@ -1,0 +1,216 @@
+//! The search: mates, draws by the rules, limits, determinism, the stop flag and the tiers.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use tesseract_board::{CastlingMode, Color, Piece, Position, Role, Setup, Shape, TextMove, start};
+use tesseract_movegen::Legal;
+use tesseract_search::{Limits, MATE, Options, Score, Searcher, StopReason, Tier};
+
+fn search(fen: &str, depth: u32, history: &[u64]) -> (tesseract_search::SearchResult, Position) {
+    let pos = Position::from_fen(fen).expect("valid position");
+    let mut searcher = Searcher::new(4);
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    (searcher.search(&pos, history, &limits, &Options::default(), |_| {}), pos)
+}
+
+fn best_text(result: &tesseract_search::SearchResult, pos: &Position) -> String {
+    TextMove::from_move(result.best_move.expect("a best move"), pos).to_string()
+}
+
+#[test]
+fn mate_in_one_2d() {
+    let (r, pos) = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3, &[]);
+    assert_eq!(best_text(&r, &pos), "a1a8");
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn mate_in_two_2d() {
+    // 1. Qd8+ Bxd8 2. Re8#.
+    let (r, pos) = search("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", 5, &[]);
+    assert_eq!(best_text(&r, &pos), "d5d8");
+    assert_eq!(r.score, Score::Mate(2));
+}
+
+#[test]
+fn mate_in_one_4d() {
+    // Black king in the corner (1,1,1,1); a white queen and rook; exactly one move mates.
+    let fen = "4K/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5///5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5///5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5///5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/5///5/5/5/5/5//5/5/5/5/5//5/5/5/5/5//5/5/5/5/2R2//5/5/5/2Q2/k4 w - - 0 1";
+    let (r, pos) = search(fen, 2, &[]);
+    assert_eq!(r.score, Score::Mate(1));
+    let mut after = pos.clone();
+    after.play(r.best_move.unwrap()).unwrap();
+    assert!(matches!(after.outcome(), Some(tesseract_movegen::Outcome::Checkmate { .. })));
+}
+
+#[test]
+fn no_legal_move() {
+    // Checkmated, and stalemated: no best move.
+    let (r, _) = search("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 4, &[]);
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.stop, StopReason::Forced);
+    let (r, _) = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 4, &[]);
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn fifty_move_rule() {
+    // A queen up, but the next quiet move is the 100th ply without a capture or pawn move: a draw.
+    let (r, _) = search("8/8/8/4k3/8/8/8/1Q2K3 w - - 99 80", 4, &[]);
+    assert_eq!(r.score, Score::Cp(0));
+    // A mate on that ply still counts.
+    let (r, _) = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 3, &[]);
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn repetition_is_a_draw() {
+    // Black, a queen down, can repeat the position: Kh8-g8 brings back a position of the game.
+    let start = "7k/8/8/8/8/8/8/1Q2K3 b - - 10 20";
+    let mut pos = Position::from_fen(start).unwrap();
+    let mut history = Vec::new();
+    for m in ["h8g8", "b1c1", "g8h8", "c1b1"] {
+        history.push(pos.hash());
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv).unwrap();
+    }
+    assert_eq!(pos.hash(), Position::from_fen(start).unwrap().hash());
+    let (r, p) = search(&pos.fen(), 6, &history);
+    assert_eq!(r.score, Score::Cp(0));
+    assert_eq!(best_text(&r, &p), "h8g8");
+    let (r, _) = search(&pos.fen(), 6, &[]);
+    assert!(matches!(r.score, Score::Cp(v) if v < -500) || matches!(r.score, Score::Mate(m) if m < 0), "{:?}", r.score);
+}
+
+#[test]
+fn takes_a_hanging_queen_in_4d() {
+    let mut setup = Setup::empty(Shape::TESSERACT);
+    setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
+    setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
+    setup.put(&[2, 2, 2, 2], Some(Piece::new(Color::White, Role::Knight)));
+    setup.put(&[4, 3, 2, 2], Some(Piece::new(Color::Black, Role::Queen)));
+    let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+    let (r, pos) = search(&pos.fen(), 3, &[]);
+    assert_eq!(best_text(&r, &pos), "22224322");
+    assert!(r.score.value() > 300, "{:?}", r.score);
+}
+
+#[test]
+fn node_limit_and_determinism() {
+    let pos = start::tesseract(start::Army::Light);
+    let limits = Limits { nodes: Some(5_000), ..Limits::default() };
+    let options = Options { seed: 9, noise: 30, ..Options::default() };
+    let mut a = Searcher::new(2);
+    let ra = a.search(&pos, &[], &limits, &options, |_| {});
+    assert_eq!(ra.stop, StopReason::Nodes);
+    assert_eq!(ra.nodes, 5_000);
+    let mut b = Searcher::new(2);
+    let rb = b.search(&pos, &[], &limits, &options, |_| {});
+    assert_eq!(ra, rb);
+    // The same searcher, cleared, repeats itself too.
+    a.clear();
+    assert_eq!(a.search(&pos, &[], &limits, &options, |_| {}), ra);
+}
+
+#[test]
+fn soft_limit_and_iterations() {
+    let pos = start::chess();
+    let limits = Limits { soft_nodes: Some(2_000), ..Limits::default() };
+    let mut searcher = Searcher::new(1);
+    let mut depths = Vec::new();
+    let r = searcher.search(&pos, &[], &limits, &Options::default(), |info| {
+        depths.push(info.depth);
+        assert_eq!(info.pv.first().copied(), info.pv.first().copied());
+        assert!(!info.pv.is_empty());
+    });
+    assert_eq!(r.stop, StopReason::SoftNodes);
+    assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>());
+    assert_eq!(r.pv.first(), r.best_move.as_ref());
+    // Every PV is a line of legal moves.
+    let mut p = pos.clone();
+    for &m in &r.pv {
+        p.play(m).expect("a legal PV move");
+    }
+}
+
+#[test]
+fn stop_flag_and_time_guard() {
+    let pos = start::tesseract(start::Army::Standard);
+    let mut searcher = Searcher::new(1);
+    let flag = searcher.stop_flag();
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let r = searcher.search(&pos, &[], &Limits::default(), &Options::default(), |_| {});
+    handle.join().unwrap();
+    assert_eq!(r.stop, StopReason::Stopped);
+    assert!(r.best_move.is_some());
+    let limits = Limits { time: Some(Duration::from_millis(50)), ..Limits::default() };
+    let r = searcher.search(&pos, &[], &limits, &Options::default(), |_| {});
+    assert_eq!(r.stop, StopReason::Time);
+}
+
+#[test]
+fn scores() {
+    assert_eq!(Score::from_value(MATE - 1), Score::Mate(1));
+    assert_eq!(Score::from_value(MATE - 3), Score::Mate(2));
+    assert_eq!(Score::from_value(-MATE + 2), Score::Mate(-1));
+    assert_eq!(Score::from_value(57), Score::Cp(57));
+    assert_eq!(Score::Mate(2).to_string(), "mate 2");
+    assert_eq!(Score::Cp(-12).to_string(), "cp -12");
+    for v in [MATE - 1, MATE - 4, -MATE + 2, -MATE + 6] {
+        assert_eq!(Score::from_value(v).value(), Score::from_value(Score::from_value(v).value()).value());
+    }
+}
+
+#[test]
+fn tiers_grow() {
+    for pair in Tier::ALL.windows(2) {
+        let (a, b) = (pair[0].settings(), pair[1].settings());
+        assert!(a.nodes < b.nodes && a.soft_nodes < b.soft_nodes && a.hash_mb <= b.hash_mb && a.noise >= b.noise);
+    }
+    assert_eq!(Tier::Master.settings().hash_mb, 16);
+    assert_eq!("expert".parse::<Tier>(), Ok(Tier::Expert));
+    assert!("grandmaster".parse::<Tier>().is_err());
+}
+
+#[test]
+fn searches_random_positions() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+    // Positions from seeded random play, deep enough for promotions, en passant and bare kings; each
+    // searched under a small node budget (debug builds check the position after every make and unmake).
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut searcher = Searcher::new(1);
+    let mut searched = 0;
+    for start in [
+        start::tesseract(start::Army::Light),
+        start::tesseract(start::Army::Dense),
+        start::chess(),
+        start::chess960(311).unwrap(),
+    ] {
+        for _ in 0..12 {
+            let mut pos = start.clone();
+            let plies = 20 + rng.next_u32() as usize % 180;
+            for _ in 0..plies {
+                let moves = tesseract_movegen::legal_moves(&pos);
+                if moves.is_empty() || pos.is_kings_only() {
+                    break;
+                }
+                pos.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            }
+            let limits = Limits { nodes: Some(1_500), ..Limits::default() };
+            let options = Options { seed: rng.next_u64(), noise: 20, ..Options::default() };
+            let r = searcher.search(&pos, &[], &limits, &options, |_| {});
+            match r.best_move {
+                Some(m) => assert!(pos.is_legal(m), "{}", pos.fen()),
+                None => assert!(tesseract_movegen::legal_moves(&pos).is_empty()),
+            }
+            searched += 1;
+        }
+    }
+    assert_eq!(searched, 48);
+}

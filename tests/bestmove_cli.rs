@@ -1,0 +1,129 @@
+//! The bestmove example's command-line contract: `info depth D score cp S|mate M nodes N nps X pv ...` per
+//! finished iteration, `bestmove MOVE` (or `bestmove none`) as the last line, the same output for the same
+//! arguments apart from nps, and exit code 2 with a message on stderr for malformed input.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use tesseract::board::{Position, start};
+use tesseract::movegen::Legal;
+
+/// The example binary (built here if a target filter skipped it).
+fn example(name: &str) -> PathBuf {
+    common::example(name)
+}
+
+fn bestmove(args: &[&str]) -> Output {
+    Command::new(example("bestmove")).args(args).output().expect("the bestmove example runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Checks the shape of every line and returns the best move's text.
+fn check_contract(out: &Output, pos: &Position) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(out);
+    let lines: Vec<&str> = text.lines().collect();
+    let (last, infos) = lines.split_last().expect("some output");
+    for (i, line) in infos.iter().enumerate() {
+        let w: Vec<&str> = line.split(' ').collect();
+        assert_eq!((w[0], w[1], w[3], w[6], w[8], w[10]), ("info", "depth", "score", "nodes", "nps", "pv"), "{line}");
+        assert_eq!(w[2].parse::<usize>().unwrap(), i + 1, "one line per iteration: {line}");
+        assert!(w[4] == "cp" || w[4] == "mate", "{line}");
+        w[5].parse::<i32>().unwrap();
+        w[7].parse::<u64>().unwrap();
+        w[9].parse::<u64>().unwrap();
+        // The PV is a line of legal moves.
+        let mut p = pos.clone();
+        for m in &w[11..] {
+            let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{line}: {e}"));
+            p.play(mv).unwrap();
+        }
+        assert!(w.len() > 11, "{line}");
+    }
+    let best = last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("last line {last:?}"));
+    if best != "none" {
+        pos.parse_move(best).unwrap_or_else(|e| panic!("bestmove {best}: {e}"));
+    }
+    best.to_string()
+}
+
+/// The output without the nps figures.
+fn without_nps(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            match w.iter().position(|&x| x == "nps") {
+                Some(i) => [&w[..=i], &w[i + 2..]].concat().join(" "),
+                None => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn classic_and_chess960() {
+    let out = bestmove(&["--start", "classic", "--depth", "5"]);
+    let best = check_contract(&out, &start::chess());
+    assert_eq!(stdout(&out).lines().count(), 6);
+    assert_eq!(best.len(), 4);
+    let out = bestmove(&["--start", "chess960:0", "--depth", "4", "--hash", "2"]);
+    check_contract(&out, &start::chess960(0).unwrap());
+}
+
+#[test]
+fn tesseract_moves_are_eight_digits() {
+    for army in ["light", "standard", "dense"] {
+        let out = bestmove(&["--start", army, "--depth", "2"]);
+        let best = check_contract(&out, &start::by_name(army).unwrap());
+        assert!(best.len() == 8 && best.bytes().all(|b| (b'1'..=b'5').contains(&b)), "{best}");
+    }
+}
+
+#[test]
+fn mate_and_no_move() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let out = bestmove(&["--fen", fen, "--depth", "3"]);
+    assert_eq!(check_contract(&out, &Position::from_fen(fen).unwrap()), "a1a8");
+    assert!(stdout(&out).contains("score mate 1 "));
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let out = bestmove(&["--fen", stalemate, "--depth", "3"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "bestmove none\n");
+}
+
+#[test]
+fn same_arguments_same_output() {
+    let args = ["--start", "standard", "--tier", "beginner", "--seed", "17"];
+    let a = bestmove(&args);
+    let b = bestmove(&args);
+    check_contract(&a, &start::tesseract(start::Army::Standard));
+    assert_eq!(without_nps(&stdout(&a)), without_nps(&stdout(&b)));
+    let args = ["--start", "classic", "--nodes", "3000", "--seed", "5"];
+    assert_eq!(without_nps(&stdout(&bestmove(&args))), without_nps(&stdout(&bestmove(&args))));
+}
+
+#[test]
+fn malformed_input_exits_2_with_a_message() {
+    for args in [
+        &["--start", "huge"][..],
+        &["--fen", "not a position"],
+        &["--start", "classic", "--tier", "grandmaster"],
+        &["--start", "classic", "--depth", "0"],
+        &["--start", "classic", "--depth", "x"],
+        &["--start", "classic", "--hash", "0"],
+        &["--start", "chess960:960"],
+        &["--start", "classic", "--frobnicate"],
+        &[],
+    ] {
+        let out = bestmove(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -1,0 +1,141 @@
+//! The play example end to end, driven through scripted stdin: moves, listing a piece's moves, malformed
+//! and illegal input, undo, save and load (with the engine's moves re-thought), the end of a game.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The example binary (built here if a target filter skipped it).
+fn example(name: &str) -> PathBuf {
+    common::example(name)
+}
+
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(example("play"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the play example runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write the script");
+    child.wait_with_output().expect("the play example ends")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tesseract-play-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn tesseract_against_the_beginner() {
+    let save = temp("4d.json");
+    let script = format!(
+        "moves 2111\nfoo\n99999999\n22132314\n22132313\nhistory\nundo\nhistory\n22132313\nsave {0}\nload {0} verify\nquit\n",
+        save.display()
+    );
+    let out = play(&["--tier", "beginner", "--seed", "5", "--no-color"], &script);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The 5×5 grid of 5×5 boards with coordinates.
+    assert!(text.contains("  w=1          w=2          w=3          w=4          w=5"), "{text}");
+    assert!(text.contains("z=1    5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . ."), "{text}");
+    // The knight's moves, listed and highlighted (`>N` the knight, ` *` its destinations).
+    assert!(text.contains("The white knight on 2111 has 12 legal moves: "), "{text}");
+    assert!(text.contains("1 R>N K N R"), "{text}");
+    assert!(text.contains(" *"), "{text}");
+    // Malformed and illegal moves are explained.
+    assert!(text.contains("\"foo\" is not a move or a command"), "{text}");
+    assert!(text.contains("Illegal move: from cell \"99999999\" is not on this board"), "{text}");
+    assert!(text.contains("Illegal move: 22132314 is not a legal move here: that piece cannot move there"), "{text}");
+    // The engine thinks aloud, then plays.
+    assert!(text.contains("The beginner engine is thinking..."), "{text}");
+    assert!(text.contains("  depth  1  score"), "{text}");
+    assert!(text.contains("The engine plays "), "{text}");
+    assert!(text.contains("Move taken back."), "{text}");
+    assert!(text.contains("No moves yet."), "{text}");
+    assert!(text.contains("Saved 2 moves to"), "{text}");
+    assert!(text.contains("All 1 engine moves replayed identically."), "{text}");
+    let json = std::fs::read_to_string(&save).unwrap();
+    assert!(json.contains("\"black\": \"beginner\"") && json.contains("\"seed\": 5"), "{json}");
+    // Loading the record from the command line continues the game.
+    let out = play(&["--load", save.to_str().unwrap(), "--no-color"], "history\nquit\n");
+    let text = stdout(&out);
+    assert!(text.contains("Loaded "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("22132313 ")), "{text}");
+    std::fs::remove_file(&save).ok();
+}
+
+#[test]
+fn two_players_to_mate() {
+    let out = play(
+        &["--start", "classic", "--two-players", "--no-color"],
+        "e2e4q\nf2f3\ne7e5\ng2g4\nd8h4\ne2e4\nundo\nundo\nmoves b1\nquit\n",
+    );
+    let text = stdout(&out);
+    assert!(out.status.success());
+    assert!(text.contains("8 r n b q k b n r"), "{text}");
+    assert!(text.contains("  a b c d e f g h"), "{text}");
+    assert!(
+        text.contains("Illegal move: e2e4q is not a legal move here: this promotion piece is not allowed here"),
+        "{text}"
+    );
+    assert!(text.contains("Game over: checkmate, black wins."), "{text}");
+    assert!(text.contains("The game is over (checkmate, black wins)"), "{text}");
+    assert!(text.contains("Move taken back."), "{text}");
+    assert!(text.contains("The white knight on b1 has 2 legal moves: "), "{text}");
+}
+
+#[test]
+fn end_of_input_and_bad_files() {
+    // End of input without `quit` ends the session cleanly; a line that is not UTF-8 is refused.
+    let mut child = Command::new(example("play"))
+        .args(["--start", "chess960:0", "--two-players", "--no-color"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"\xff\xfe\ne2e4\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("not UTF-8") && text.contains("white plays e2e4."), "{text}");
+    let missing = temp("missing.json");
+    let out = play(
+        &["--start", "light", "--two-players", "--no-color"],
+        &format!("load {}\nsave\nmoves 9999\nmoves 4535\nfen\nquit\n", missing.display()),
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Could not load"), "{text}");
+    assert!(text.contains("save needs a file name"), "{text}");
+    assert!(text.contains("\"9999\" is not a cell of this board"), "{text}");
+    assert!(text.contains("belongs to the side not to move"), "{text}");
+    assert!(text.contains(" w - - 0 1"), "{text}");
+    // A broken record is refused with a message.
+    let bad = temp("bad.json");
+    std::fs::write(&bad, r#"{"start": "standard", "seed": 1, "white": "human", "black": "club", "moves": []}"#)
+        .unwrap();
+    let out = play(&["--load", bad.to_str().unwrap(), "--no-color"], "quit\n");
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_file(&bad).ok();
+}
+
+#[test]
+fn malformed_arguments_exit_2() {
+    for args in [
+        &["--start", "huge"][..],
+        &["--tier", "grandmaster"],
+        &["--color", "green"],
+        &["--white", "robot"],
+        &["--frobnicate"],
+    ] {
+        let out = play(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
