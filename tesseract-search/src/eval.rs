@@ -7,8 +7,8 @@
 //! 2. **Mobility**: for every knight and slider, the cells it could move to (empty or enemy), found by
 //!    walking its rays in the padded mailbox, minus half its average empty-board mobility, times a weight.
 //! 3. **Centrality**: `Σ min(c − 1, n − c)` over the axes of the cell (0 on a corner of the 5⁴ board, 8 in
-//!    its centre; 0 to 6 on 8×8), times a weight per piece. The king is pushed to the edge while queens
-//!    remain and drawn to the centre in the endgame.
+//!    its centre; 0 to 6 on 8×8), times a weight per piece. The king is pushed to the edge in the
+//!    middlegame and drawn to the centre in the endgame.
 //! 4. **Pawn advancement** along the pawn's own axis (y for Y-pawns and 2D pawns, w for W-pawns), rising
 //!    steeply near the promotion cell, more in the endgame.
 //! 5. **King safety**: every cell a knight or slider attacks in the enemy king's zone (the cells one king
@@ -25,15 +25,14 @@
 //!
 //! Classic chess keeps the classic values: pawn 100, knight 320, bishop 330, rook 500, queen 900.
 //!
-//! In 4D nobody has played enough games to know the values, so they are derived, then checked by
-//! self-play. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
+//! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
 //! constants divided by 625 cells): rook 16.0, bishop 28.8, unicorn 25.6, dragon 9.06, knight 23.0,
 //! queen 79.5. Two corrections:
 //!
 //! - **Binding.** A bishop changes two coordinates by ±1, so the parity of `x+y+z+w` never changes: it
 //!   sees half the board. A dragon changes all four, so the parity of every coordinate flips together:
-//!   it sees two of the sixteen parity classes, an eighth of the board (78 cells). Rooks, unicorns and
-//!   knights reach every cell. Bound pieces are discounted, 10% for the bishop, 25% for the dragon.
+//!   it sees two of the sixteen parity classes, 72 to 97 of the 625 cells (about an eighth). Rooks,
+//!   unicorns and knights reach every cell. Bound pieces are discounted, 10% for the bishop, 25% for the dragon.
 //! - **A floor.** Mobility is not the whole value of a piece (it also guards, blocks and takes part in
 //!   mates), so value grows linearly from a floor of one pawn: `v = (100 + 14·m) · binding`.
 //!
@@ -48,8 +47,8 @@
 //! | queen | 79.5 | 1 | 1210 |
 //!
 //! The slope 14 keeps the minor pieces at four to five pawns: a 4D pawn attacks 4 of 625 cells where a 2D
-//! pawn attacks 2 of 64, so pieces are worth relatively more pawns than in 2D. Self-play matches of
-//! variants (the rook at 500 as in chess, the dragon at 300) did not beat these values; see the README.
+//! pawn attacks 2 of 64, so pieces are worth relatively more pawns than in 2D. These values have not been
+//! tuned by self-play yet (the README's matches measure the tiers, not the values).
 
 use std::sync::{Mutex, OnceLock};
 
@@ -247,11 +246,6 @@ impl Tables {
     pub(crate) fn value(&self, role: Role) -> i32 {
         self.values[role.index()]
     }
-
-    #[inline]
-    fn is_near(&self, q: usize, king: usize) -> bool {
-        self.near[q + self.padded_len - king]
-    }
 }
 
 /// The static evaluation of `pos` in centipawns from the point of view of the side to move (positive: good
@@ -290,8 +284,9 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mut phase = 0;
     for color in Color::ALL {
         let ci = color.index();
-        let own_king = kings[ci];
-        let enemy_king = kings[1 - ci];
+        // `near_own[p]`: p is one king step from the own king; `near_enemy[q]`: from the enemy king.
+        let near_own = &t.near[t.padded_len - kings[ci]..];
+        let near_enemy = &t.near[t.padded_len - kings[1 - ci]..];
         let enemy_bit = (1 - ci as u8) * 16;
         for &p in pos.piece_list(color) {
             let p = p as usize;
@@ -307,7 +302,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if role == Role::King {
                 continue;
             }
-            if t.is_near(p, own_king) {
+            if near_own[p] {
                 shelter[ci] += 1;
             }
             let mut reach = 0i32;
@@ -319,7 +314,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                     if c == EMPTY || (c != OFFBOARD && c & 16 == enemy_bit) {
                         reach += 1;
                     }
-                    if c != OFFBOARD && t.is_near(q, enemy_king) {
+                    if c != OFFBOARD && near_enemy[q] {
                         hits += 1;
                     }
                 }
@@ -331,7 +326,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                         if c == OFFBOARD {
                             break;
                         }
-                        if t.is_near(q, enemy_king) {
+                        if near_enemy[q] {
                             hits += 1;
                         }
                         if c != EMPTY {
