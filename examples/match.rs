@@ -91,9 +91,8 @@ impl Spec {
             };
         }
         let tier: Tier = head.parse()?;
-        let mut limits = tier.limits();
         // Matches measure strength, not speed: the wall-clock guard is off.
-        limits.time = None;
+        let mut limits = tier.budget();
         let mut options = tier.options(0);
         let mut hash = tier.settings().hash_mb;
         for p in parts {

@@ -6,7 +6,7 @@ use std::fmt;
 use tesseract_board::{Color, Move, Position, TextMove, Undo};
 use tesseract_movegen::{Legal, MoveError, Outcome};
 
-use crate::search::{Info, SearchResult, Searcher};
+use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::tier::Tier;
 
 /// How a game ended.
@@ -277,12 +277,34 @@ impl Game {
     /// result depends only on the game (start, moves, seed) and the tier, unless the tier's wall-clock
     /// guard fires.
     pub fn think(&self, searcher: &mut Searcher, tier: Tier, on_iteration: impl FnMut(&Info<'_>)) -> SearchResult {
+        self.think_within(searcher, tier, &tier.limits(), on_iteration)
+    }
+
+    /// The engine's move at `tier` within its deterministic budget alone, with no wall-clock guard: a pure
+    /// function of the game and the tier on any machine, however slow or busy ([`GameRecord::verify`]
+    /// and strength matches use it).
+    pub fn think_unguarded(
+        &self,
+        searcher: &mut Searcher,
+        tier: Tier,
+        on_iteration: impl FnMut(&Info<'_>),
+    ) -> SearchResult {
+        self.think_within(searcher, tier, &tier.budget(), on_iteration)
+    }
+
+    fn think_within(
+        &self,
+        searcher: &mut Searcher,
+        tier: Tier,
+        limits: &Limits,
+        on_iteration: impl FnMut(&Info<'_>),
+    ) -> SearchResult {
         let settings = tier.settings();
         if searcher.hash_mb() != settings.hash_mb {
             searcher.resize(settings.hash_mb);
         }
         searcher.clear();
-        searcher.search(&self.pos, &self.hashes, &tier.limits(), &tier.options(self.seed), on_iteration)
+        searcher.search(&self.pos, &self.hashes, limits, &tier.options(self.seed), on_iteration)
     }
 
     /// The game as plain data.
@@ -306,8 +328,9 @@ impl Game {
 }
 
 impl GameRecord {
-    /// Replays the record, re-thinking every engine move and checking that the engine plays what is
-    /// recorded; `on_move` sees each ply's index (from 1) and text as it is checked.
+    /// Replays the record, re-thinking every engine move within its tier's budget (without the wall-clock
+    /// guard, so that a slow or busy machine replays the same game) and checking that the engine plays what
+    /// is recorded; `on_move` sees each ply's index (from 1) and text as it is checked.
     ///
     /// # Errors
     /// The first illegal move or the first engine move that differs.
@@ -320,7 +343,7 @@ impl GameRecord {
         for (i, text) in self.moves.iter().enumerate() {
             let player = if game.pos.turn() == Color::White { self.white } else { self.black };
             if let Player::Engine(tier) = player {
-                let result = game.think(searcher, tier, |_| {});
+                let result = game.think_unguarded(searcher, tier, |_| {});
                 let engine = result.best_move.map(|m| TextMove::from_move(m, &game.pos).to_string());
                 if engine.as_deref() != Some(text.to_string().as_str()) {
                     return Err(RecordError::EngineMismatch {

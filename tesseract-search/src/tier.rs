@@ -18,7 +18,7 @@ use crate::search::{Limits, Options};
 ///
 /// | tier | depth cap | soft nodes | hard nodes | table | noise | guard |
 /// |---|---|---|---|---|---|---|
-/// | beginner | 4 | 5,000 | 16,000 | 1 MB | ±90 cp | 2 s |
+/// | beginner | 4 | 10,000 | 30,000 | 1 MB | ±150 cp | 2 s |
 /// | club | 8 | 15,000 | 40,000 | 4 MB | ±12 cp | 3 s |
 /// | expert | 20 | 60,000 | 150,000 | 8 MB | 0 | 3.5 s |
 /// | master | 40 | 250,000 | 600,000 | 16 MB | 0 | 3.5 s |
@@ -74,10 +74,10 @@ impl Tier {
         match self {
             Tier::Beginner => TierSettings {
                 depth: 4,
-                soft_nodes: 5_000,
-                nodes: 16_000,
+                soft_nodes: 10_000,
+                nodes: 30_000,
                 hash_mb: 1,
-                noise: 90,
+                noise: 150,
                 time_guard: Duration::from_secs(2),
             },
             Tier::Club => TierSettings {
@@ -107,10 +107,16 @@ impl Tier {
         }
     }
 
-    /// The tier's search limits.
+    /// The tier's search limits: its budget and its wall-clock guard.
     pub fn limits(self) -> Limits {
+        Limits { time: Some(self.settings().time_guard), ..self.budget() }
+    }
+
+    /// The tier's deterministic budget alone, without the wall-clock guard: the limits under which a
+    /// move is a pure function of the game, used to verify a record and to measure strength.
+    pub fn budget(self) -> Limits {
         let s = self.settings();
-        Limits { depth: Some(s.depth), nodes: Some(s.nodes), soft_nodes: Some(s.soft_nodes), time: Some(s.time_guard) }
+        Limits { depth: Some(s.depth), nodes: Some(s.nodes), soft_nodes: Some(s.soft_nodes), time: None }
     }
 
     /// The tier's search options for a game with this seed.
