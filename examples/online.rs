@@ -29,9 +29,10 @@
 //! `--timeout` seconds without progress (an automatic player at any time, a human only during the
 //! handshake: a human opponent may think for long).
 //!
-//! **Automatic play.** `--auto` plays with a deterministic seeded mover (a ChaCha-seeded choice among the
-//! legal moves, preferring captures; `tesseract_wire::SeededMover`), not an engine: a real engine plugs in
-//! through the `tesseract_wire::Mover` trait. At `--cap` plies (300 by default) the side to move offers a
+//! **Automatic play.** `--auto` plays with the engine when `--tier beginner|club|expert|master` is given
+//! (`tesseract_search`, plugged in through the `tesseract_wire::Mover` trait; its noise seeded by
+//! `--seed`), otherwise with a deterministic seeded mover (a ChaCha-seeded choice among the legal moves,
+//! preferring captures; `tesseract_wire::SeededMover`). `--local` plays both sides the same way. At `--cap` plies (300 by default) the side to move offers a
 //! draw and an automatic peer accepts it: the match then ends as a draw by agreement.
 //!
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
@@ -50,10 +51,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tesseract::board::{Color, Position, start};
+use tesseract::board::{Color, Move, Position, start};
+use tesseract::search::{Searcher, Tier};
 use tesseract::wire::{
     Action, AutoPlayer, EndReason, EphemeralKey, Event, Faults, FaultyRelay, Identity, IdentityKey, InvitationSecret,
-    MatchConfig, MatchId, Phase, SeededMover, Session, duel,
+    MatchConfig, MatchId, Mover, Phase, SeededMover, Session, duel,
 };
 
 #[derive(Parser, Debug)]
@@ -80,9 +82,12 @@ struct Args {
     /// The invitation secret of the game link (64 hex digits).
     #[arg(long, value_name = "SECRET")]
     invite: Option<String>,
-    /// Play automatically with a seeded mover.
+    /// Play automatically (with the engine at --tier, or else a seeded mover).
     #[arg(long)]
     auto: bool,
+    /// The engine's tier for automatic play: beginner, club, expert or master.
+    #[arg(long)]
+    tier: Option<String>,
     /// Seed of the automatic mover (and of the relay with --local).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -112,13 +117,47 @@ struct Args {
     local: bool,
 }
 
+/// The `--tier` argument, already checked in `main`.
+fn tier_of(args: &Args) -> Option<Tier> {
+    args.tier.as_deref().and_then(|t| t.parse().ok())
+}
+
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("online: {msg}");
     ExitCode::from(2)
 }
 
+/// A move chooser of either kind (closures are movers).
+type BoxedMover = Box<dyn FnMut(&Position) -> Option<Move>>;
+
+/// The automatic player's move chooser: the engine at `tier`, or the seeded stand-in without one.
+///
+/// The wire's mover sees positions only, so the engine's repetition history holds the positions it was
+/// asked to move in (the positions at its own turns), which is where a repetition can be claimed.
+fn mover(tier: Option<Tier>, seed: u64) -> BoxedMover {
+    match tier {
+        None => {
+            let mut seeded = SeededMover::new(seed);
+            Box::new(move |pos: &Position| seeded.choose(pos))
+        }
+        Some(tier) => {
+            let mut searcher = Searcher::new(tier.settings().hash_mb);
+            let mut seen = Vec::new();
+            Box::new(move |pos: &Position| {
+                searcher.clear();
+                let result = searcher.search(pos, &seen, &tier.limits(), &tier.options(seed), |_| {});
+                seen.push(pos.hash());
+                result.best_move
+            })
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(Err(e)) = args.tier.as_deref().map(str::parse::<Tier>) {
+        return usage(format!("--tier: {e}"));
+    }
     let faults: Faults = match args.faults.parse() {
         Ok(f) => f,
         Err(e) => return usage(format!("--faults: {e}")),
@@ -256,7 +295,7 @@ fn online(args: &Args, mut session: Session, faults: Faults) -> Result<ExitCode,
         }
         Ok(())
     };
-    let mut player = AutoPlayer::new(SeededMover::new(args.seed), args.cap);
+    let mut player = AutoPlayer::new(mover(tier_of(args), args.seed), args.cap);
     let human = (!args.auto).then(|| {
         let (tx, rx) = mpsc::channel::<String>();
         std::thread::spawn(move || {
@@ -412,8 +451,8 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
     let mut relay = FaultyRelay::new(args.seed, faults);
-    let mut wp = AutoPlayer::new(SeededMover::new(args.seed), args.cap);
-    let mut bp = AutoPlayer::new(SeededMover::new(args.seed.wrapping_add(1)), args.cap);
+    let mut wp = AutoPlayer::new(mover(tier_of(args), args.seed), args.cap);
+    let mut bp = AutoPlayer::new(mover(tier_of(args), args.seed.wrapping_add(1)), args.cap);
     let report = duel(white, black, &mut wp, &mut bp, &mut relay, 200_000);
     if !args.quiet {
         for line in &report.log {

@@ -23,6 +23,23 @@ fn local_match_through_a_lossy_relay_completes_with_both_boards_equal() {
 }
 
 #[test]
+fn local_match_between_engines() {
+    let moves = |extra: &[&str]| {
+        let mut args = vec!["--local", "--seed", "5", "--faults", "drop=100", "--start", "classic", "--cap", "12"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{args:?}");
+        let text = stdout(&out);
+        assert!(text.contains("verdict: completed: both boards agree"), "{text}");
+        text.lines().filter(|l| l.contains(": plays ")).map(str::to_string).collect::<Vec<_>>()
+    };
+    let engine = moves(&["--tier", "beginner"]);
+    let seeded = moves(&[]);
+    assert!(engine.len() >= 12, "{engine:?}");
+    assert_ne!(engine, seeded, "--tier plays the engine, not the seeded mover");
+}
+
+#[test]
 fn local_match_through_a_hostile_relay_never_disagrees_silently() {
     for seed in ["1", "2", "3", "4", "5", "6"] {
         let out = run(&[
@@ -67,7 +84,7 @@ fn key_files_and_game_links() {
 
 #[test]
 fn malformed_arguments_exit_2() {
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 8] = [
         &["--bogus"],
         &["--match", "xyz", "--color", "white", "--invite", &"00".repeat(32)],
         &["--match", "00112233445566778899aabbccddeeff", "--color", "purple", "--invite", &"00".repeat(32)],
@@ -75,6 +92,7 @@ fn malformed_arguments_exit_2() {
         &["--match", "00112233445566778899aabbccddeeff", "--color", "white", "--peer", "123"],
         &["--local", "--faults", "drop=2000"],
         &["--local", "--start", "hexagonal"],
+        &["--local", "--tier", "wizard"],
     ];
     for args in cases {
         let out = run(args);
