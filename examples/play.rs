@@ -108,6 +108,11 @@ fn line_text(pos: &Position, line: &[Move]) -> String {
     out.join(" ")
 }
 
+/// `1 legal move`, `3 legal moves`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 fn score_text(score: Score) -> String {
     match score {
         Score::Cp(v) => format!("{:+.2}", v as f64 / 100.0),
@@ -282,7 +287,7 @@ impl Ui {
                     by_piece[i].1.push(move_text(&pos, m));
                 }
                 let dims = pos.geometry().dims();
-                let mut text = format!("{} legal moves:\n", moves.len());
+                let mut text = format!("{}:\n", plural(moves.len(), "legal move"));
                 for (cell, list) in by_piece {
                     let p = pos.piece_at(cell).expect("a piece moves");
                     text.push_str(&format!(
@@ -318,7 +323,7 @@ impl Ui {
                 if texts.is_empty() {
                     self.say(&format!("{what} has no legal move."));
                 } else {
-                    self.say(&format!("{what} has {} legal moves: {}", texts.len(), texts.join(" ")));
+                    self.say(&format!("{what} has {}: {}", plural(texts.len(), "legal move"), texts.join(" ")));
                 }
             }
         }
