@@ -46,7 +46,7 @@ use tesseract_board::{Cell, Color, Move, Position, Role};
 use tesseract_movegen::{AllMoves, Noisy, generate};
 
 use crate::eval::{self, Tables};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// The deepest line the search follows, in plies from the root.
 pub const MAX_PLY: usize = 100;
@@ -511,6 +511,19 @@ fn from_tt(v: i32, ply: usize) -> i32 {
     }
 }
 
+/// The stored score of `e` (mate distances made relative to `ply`) if its bound settles the window
+/// `(alpha, beta)`: exact, a lower bound at or above beta, or an upper bound at or below alpha.
+#[inline]
+fn tt_cutoff(e: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let v = from_tt(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => v >= beta,
+        Bound::Upper => v <= alpha,
+    };
+    usable.then_some(v)
+}
+
 impl Worker<'_> {
     /// Whether the search must stop now; counts the node otherwise.
     #[inline]
@@ -803,13 +816,7 @@ impl Worker<'_> {
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
-                let v = from_tt(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if usable {
+                if let Some(v) = tt_cutoff(&e, ply, alpha, beta) {
                     return v;
                 }
             }
@@ -1009,16 +1016,8 @@ impl Worker<'_> {
         }
         let hash = self.pos.hash();
         let entry = self.tt.probe(hash);
-        if let Some(e) = entry {
-            let v = from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+        if let Some(v) = entry.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return v;
         }
         let tt_move = entry.and_then(|e| e.mv);
         let mut best;
