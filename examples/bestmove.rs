@@ -18,18 +18,18 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use tesseract::board::{Move, Position, TextMove, start};
+use position::PositionArgs;
+use tesseract::board::{Move, Position, TextMove};
 use tesseract::search::{Limits, Options, Searcher, Tier};
+
+#[path = "common/position.rs"]
+mod position;
 
 #[derive(Parser, Debug)]
 #[command(about = "The Tesseract engine's best move in a position (4D Tesseract, chess, Chess960)")]
 struct Args {
-    /// The position as FEN (2D) or TFEN (4D).
-    #[arg(long, conflicts_with = "start", required_unless_present = "start")]
-    fen: Option<String>,
-    /// A start position: light, standard, dense, classic or chess960:N (N in 0..=959).
-    #[arg(long)]
-    start: Option<String>,
+    #[command(flatten)]
+    position: PositionArgs,
     /// A difficulty tier: its depth, node budget, table size and noise (beginner, club, expert, master).
     #[arg(long)]
     tier: Option<String>,
@@ -51,11 +51,7 @@ struct Args {
 }
 
 fn setup(args: &Args) -> Result<(Position, Limits, Options, usize), String> {
-    let pos = match (&args.fen, &args.start) {
-        (Some(text), _) => Position::from_fen(text).map_err(|e| format!("--fen: {e}"))?,
-        (None, Some(name)) => start::by_name(name).map_err(|e| format!("--start: {e}"))?,
-        (None, None) => return Err("give --fen or --start".to_string()),
-    };
+    let pos = args.position.position()?;
     let tier = match &args.tier {
         Some(name) => Some(name.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?),
         None if args.depth.is_none() && args.nodes.is_none() => Some(Tier::Master),

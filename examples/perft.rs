@@ -15,9 +15,13 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use position::PositionArgs;
 use rayon::prelude::*;
-use tesseract::board::{Move, Position, TextMove, start};
+use tesseract::board::{Move, Position, TextMove};
 use tesseract::movegen::{self, Legal, naive};
+
+#[path = "common/position.rs"]
+mod position;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum Generator {
@@ -28,12 +32,8 @@ enum Generator {
 #[derive(Parser, Debug)]
 #[command(about = "Perft and divide for Tesseract (4D), chess and Chess960")]
 struct Args {
-    /// The position as FEN (2D) or TFEN (4D).
-    #[arg(long, conflicts_with = "start", required_unless_present = "start")]
-    fen: Option<String>,
-    /// A start position: light, standard, dense, classic or chess960:N (N in 0..=959).
-    #[arg(long)]
-    start: Option<String>,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Plies to count.
     #[arg(long)]
     depth: u32,
@@ -56,11 +56,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let pos = match (&args.fen, &args.start) {
-        (Some(text), _) => Position::from_fen(text).map_err(|e| format!("--fen: {e}")),
-        (None, Some(name)) => start::by_name(name).map_err(|e| format!("--start: {e}")),
-        (None, None) => Err("give --fen or --start".to_string()),
-    };
+    let pos = args.position.position();
     let pos = pos.and_then(|mut p| {
         for text in args.moves.split_whitespace() {
             let m = p.parse_move(text).map_err(|e| format!("--moves: {e}"))?;
