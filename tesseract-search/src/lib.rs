@@ -104,6 +104,8 @@ mod tier;
 pub mod tt;
 
 pub use game::{Game, GameEnd, GameRecord, Player, RecordError};
-pub use search::{Features, Info, Limits, MATE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply};
+pub use search::{
+    Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
+};
 pub use tier::{Tier, TierSettings};
 pub use tt::TranspositionTable;

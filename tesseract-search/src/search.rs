@@ -112,12 +112,16 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+/// The largest evaluation noise, in centipawns: ten pawns either way already makes play random.
+pub const MAX_NOISE: i32 = 1_000;
+
 /// Settings of a search other than its limits.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// The game's seed, which with the ply seeds the search's ChaCha generator.
     pub seed: u64,
-    /// Evaluation noise: each position's static eval moves by up to this many centipawns either way.
+    /// Evaluation noise: each position's static eval moves by up to this many centipawns either way
+    /// (taken as 0 to [`MAX_NOISE`]).
     pub noise: i32,
     /// The selective parts of the search, all on by default (turn one off to measure what it brings).
     pub features: Features,
@@ -313,7 +317,7 @@ impl Searcher {
             deadline: limits.time.map(|t| start + t),
             aborted: None,
             seldepth: 0,
-            noise: options.noise.max(0),
+            noise: options.noise.clamp(0, MAX_NOISE),
             features: options.features,
             noise_key,
             lmr: lmr_table(),
@@ -785,6 +789,12 @@ impl Worker<'_> {
         pv_node: bool,
         in_check: bool,
     ) -> i32 {
+        // Draws by the rules come first, so that they count at the horizon too (a checkmate on the
+        // hundredth ply still counts: in check, the search goes on).
+        let fifty = self.pos.halfmove_clock() >= 100;
+        if self.pos.is_kings_only() || self.is_repetition() || (fifty && !in_check) {
+            return 0;
+        }
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -792,13 +802,6 @@ impl Worker<'_> {
             return self.qsearch(alpha, beta, ply, in_check, 0, None);
         }
         if self.enter(ply) {
-            return 0;
-        }
-        if self.pos.is_kings_only() || self.is_repetition() {
-            return 0;
-        }
-        let fifty = self.pos.halfmove_clock() >= 100;
-        if fifty && !in_check {
             return 0;
         }
         if ply >= MAX_PLY - 1 {

@@ -7,7 +7,8 @@
 //! the static evaluation, the draft, the bound (exact, lower, upper) and the search generation.
 //!
 //! **Replacement scheme.** A store overwrites the entry of the same position if the bucket has one (keeping
-//! its move when the new result has none); otherwise it takes the bucket's least valuable entry: an empty
+//! its move when the new result has none), unless that entry is from the same search and more than two
+//! plies deeper and the new result is not exact; otherwise it takes the bucket's least valuable entry: an empty
 //! one, else the one with the smallest `draft − 8 · age`, where age is how many searches ago it was
 //! written. Deep results survive, and stale ones make room. (Depth-preferred with aging.)
 //!
@@ -122,7 +123,15 @@ impl TranspositionTable {
         let index = self.index(hash);
         let bucket = &mut self.buckets[index];
         let i = match bucket.iter().position(|s| s.key == key && s.flags & 3 != 0) {
-            Some(i) => i,
+            // A shallower result of this search does not overwrite a deeper one (a quiescence store
+            // would otherwise replace the entry of a full search), unless it is exact.
+            Some(i) => {
+                let s = &bucket[i];
+                if bound != Bound::Exact && s.flags >> 2 == generation && depth + 2 < s.depth as i32 {
+                    return;
+                }
+                i
+            }
             None => {
                 let worth = |s: &Slot| {
                     if s.flags & 3 == 0 {
@@ -188,8 +197,20 @@ mod tests {
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (Some(m), 17, 5, 6, Bound::Exact));
         // A result without a move keeps the stored move.
-        tt.store(42, None, -3, 5, 2, Bound::Upper);
+        tt.store(42, None, -3, 5, 5, Bound::Upper);
         assert_eq!(tt.probe(42).unwrap().mv, Some(m));
+        assert_eq!(tt.probe(42).unwrap().score, -3);
+        // In the same search, a bound more than two plies shallower leaves a deeper entry alone; an exact
+        // result replaces it; so does anything after a new search starts.
+        tt.store(42, Some(m), 40, 5, 8, Bound::Lower);
+        tt.store(42, None, -60, 5, 0, Bound::Upper);
+        assert_eq!((tt.probe(42).unwrap().score, tt.probe(42).unwrap().depth), (40, 8));
+        tt.store(42, None, 12, 5, 1, Bound::Exact);
+        assert_eq!((tt.probe(42).unwrap().score, tt.probe(42).unwrap().depth), (12, 1));
+        tt.store(42, None, 40, 5, 8, Bound::Lower);
+        tt.new_search();
+        tt.store(42, None, -60, 5, 0, Bound::Upper);
+        assert_eq!((tt.probe(42).unwrap().score, tt.probe(42).unwrap().depth), (-60, 0));
         // Five positions in one bucket: the shallowest goes.
         let mut tt = TranspositionTable::new(1);
         for (i, depth) in [9, 3, 7, 8, 5].into_iter().enumerate() {

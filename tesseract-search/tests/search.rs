@@ -58,8 +58,11 @@ fn no_legal_move() {
 #[test]
 fn fifty_move_rule() {
     // A queen up, but the next quiet move is the 100th ply without a capture or pawn move: a draw.
-    let (r, _) = search("8/8/8/4k3/8/8/8/1Q2K3 w - - 99 80", 4, &[]);
-    assert_eq!(r.score, Score::Cp(0));
+    // At every depth, the horizon included.
+    for depth in 1..=4 {
+        let (r, _) = search("8/8/8/4k3/8/8/8/1Q2K3 w - - 99 80", depth, &[]);
+        assert_eq!(r.score, Score::Cp(0), "depth {depth}");
+    }
     // A mate on that ply still counts.
     let (r, _) = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 3, &[]);
     assert_eq!(r.score, Score::Mate(1));
@@ -77,9 +80,12 @@ fn repetition_is_a_draw() {
         pos.play(mv).unwrap();
     }
     assert_eq!(pos.hash(), Position::from_fen(start).unwrap().hash());
-    let (r, p) = search(&pos.fen(), 6, &history);
-    assert_eq!(r.score, Score::Cp(0));
-    assert_eq!(best_text(&r, &p), "h8g8");
+    // At every depth, the horizon included (the repeating move leads straight into quiescence at depth 1).
+    for depth in [1, 2, 6] {
+        let (r, p) = search(&pos.fen(), depth, &history);
+        assert_eq!(r.score, Score::Cp(0), "depth {depth}");
+        assert_eq!(best_text(&r, &p), "h8g8", "depth {depth}");
+    }
     let (r, _) = search(&pos.fen(), 6, &[]);
     assert!(matches!(r.score, Score::Cp(v) if v < -500) || matches!(r.score, Score::Mate(m) if m < 0), "{:?}", r.score);
 }
@@ -122,8 +128,8 @@ fn soft_limit_and_iterations() {
     let mut depths = Vec::new();
     let r = searcher.search(&pos, &[], &limits, &Options::default(), |info| {
         depths.push(info.depth);
-        assert_eq!(info.pv.first().copied(), info.pv.first().copied());
         assert!(!info.pv.is_empty());
+        assert!(info.nodes > 0 && info.depth >= 1);
     });
     assert_eq!(r.stop, StopReason::SoftNodes);
     assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>());
@@ -164,6 +170,26 @@ fn scores() {
     for v in [MATE - 1, MATE - 4, -MATE + 2, -MATE + 6] {
         assert_eq!(Score::from_value(v).value(), Score::from_value(Score::from_value(v).value()).value());
     }
+}
+
+#[test]
+fn mate_scores_through_the_table() {
+    // A mate in three found by a search that reuses its table between iterations (and between two
+    // searches of the same position): the stored mate distances are relative to the node, so the
+    // second search, from a full table, reports the same distance and a line that mates.
+    let pos = Position::from_fen("8/8/8/8/2k5/8/7q/K7 b - - 0 1").unwrap();
+    let mut searcher = Searcher::new(4);
+    let limits = Limits { depth: Some(9), ..Limits::default() };
+    let first = searcher.search(&pos, &[], &limits, &Options::default(), |_| {});
+    let again = searcher.search(&pos, &[], &limits, &Options::default(), |_| {});
+    assert!(matches!(first.score, Score::Mate(m) if m > 0), "{:?}", first.score);
+    assert_eq!(again.score, first.score);
+    let Score::Mate(m) = again.score else { unreachable!() };
+    let mut p = pos.clone();
+    for &mv in again.pv.iter().take(2 * m as usize - 1) {
+        p.play(mv).unwrap();
+    }
+    assert!(matches!(p.outcome(), Some(tesseract_movegen::Outcome::Checkmate { .. })), "{}", p.fen());
 }
 
 #[test]
