@@ -108,4 +108,4 @@ pub use search::{
     Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
 };
 pub use tier::{Tier, TierSettings};
-pub use tt::TranspositionTable;
+pub use tt::{TableAllocError, TranspositionTable};

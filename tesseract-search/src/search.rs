@@ -46,7 +46,7 @@ use tesseract_board::{Cell, Color, Move, Position, Role};
 use tesseract_movegen::{AllMoves, Noisy, generate};
 
 use crate::eval::{self, Tables};
-use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::tt::{Bound, Entry, TableAllocError, TranspositionTable};
 
 /// The deepest line the search follows, in plies from the root.
 pub const MAX_PLY: usize = 100;
@@ -232,18 +232,34 @@ pub struct Searcher {
 
 impl Searcher {
     /// An engine with a transposition table of `hash_mb` megabytes.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be allocated; [`Searcher::try_new`] reports it instead.
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher {
-            tt: TranspositionTable::new(hash_mb),
+        Searcher::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a table of `hash_mb` megabytes, or an error if that memory cannot be had (for
+    /// sizes that come from users).
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the table cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Result<Searcher, TableAllocError> {
+        Ok(Searcher {
+            tt: TranspositionTable::try_new(hash_mb)?,
             stop: Arc::new(AtomicBool::new(false)),
             history: Vec::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-        }
+        })
     }
 
     /// Replaces the transposition table by an empty one of `hash_mb` megabytes.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated (the old table is freed first).
     pub fn resize(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(1);
         self.tt = TranspositionTable::new(hash_mb);
     }
 

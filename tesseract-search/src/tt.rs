@@ -60,11 +60,36 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
+/// The memory for a table of this size could not be had.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a transposition table of {megabytes} MB")]
+pub struct TableAllocError {
+    /// The size asked for.
+    pub megabytes: usize,
+}
+
 impl TranspositionTable {
     /// A table of `mb` megabytes (2²⁰ bytes), at least one bucket.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; [`TranspositionTable::try_new`] reports it instead.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<[Slot; BUCKET]>();
-        TranspositionTable { buckets: vec![[Slot::default(); BUCKET]; count.max(1)], generation: 0 }
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `mb` megabytes, or an error if the allocator refuses the memory (a size taken from
+    /// a user should go through here).
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the memory cannot be allocated, or `mb` megabytes overflow `usize`.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
+        let error = TableAllocError { megabytes: mb };
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(error)?;
+        let count = (bytes / std::mem::size_of::<[Slot; BUCKET]>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| error)?;
+        buckets.resize(count, [Slot::default(); BUCKET]);
+        Ok(TranspositionTable { buckets, generation: 0 })
     }
 
     /// The size in megabytes.
@@ -179,6 +204,12 @@ pub(crate) fn unpack(v: u32) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_too_large_is_an_error() {
+        assert_eq!(TranspositionTable::try_new(usize::MAX).unwrap_err(), TableAllocError { megabytes: usize::MAX });
+        assert_eq!(TranspositionTable::try_new(3).unwrap().megabytes(), 3);
+    }
 
     #[test]
     fn pack_round_trip() {
