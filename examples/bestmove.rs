@@ -11,10 +11,14 @@
 //! (a wall-clock guard) cuts the search short.
 //!
 //! Limits: a tier sets depth, node budget, table size and evaluation noise (default: master when no
-//! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` override the tier's, `--movetime`
-//! replaces its wall-clock guard. Malformed input: a message on stderr and exit code 2.
+//! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` override the tier's. A tier's
+//! wall-clock guard is left out, so that the output is a function of the arguments on any machine however
+//! busy; `--movetime` adds a guard. Malformed input (or a table too large to allocate): a message on stderr
+//! and exit code 2. Output to a closed pipe stops the search quietly.
 
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
@@ -58,7 +62,7 @@ fn setup(args: &Args) -> Result<(Position, Limits, Options, usize), String> {
         None => None,
     };
     let (mut limits, options, mut hash) = match tier {
-        Some(t) => (t.limits(), t.options(args.seed), t.settings().hash_mb),
+        Some(t) => (t.budget(), t.options(args.seed), t.settings().hash_mb),
         None => (Limits::default(), Options { seed: args.seed, ..Options::default() }, 16),
     };
     if let Some(d) = args.depth {
@@ -106,9 +110,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut searcher = Searcher::new(hash);
+    let mut searcher = match Searcher::try_new(hash) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --hash: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A reader that goes away (`| head -1`) stops the search instead of a panic on the next line.
+    let stop = searcher.stop_flag();
+    let mut out = std::io::stdout().lock();
     let result = searcher.search(&pos, &[], &limits, &options, |info| {
-        println!(
+        let line = format!(
             "info depth {} score {} nodes {} nps {} pv {}",
             info.depth,
             info.score,
@@ -116,10 +129,14 @@ fn main() -> ExitCode {
             info.nps,
             line_text(&pos, info.pv)
         );
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
     });
-    match result.best_move {
-        Some(m) => println!("bestmove {}", TextMove::from_move(m, &pos)),
-        None => println!("bestmove none"),
-    }
+    let last = match result.best_move {
+        Some(m) => format!("bestmove {}", TextMove::from_move(m, &pos)),
+        None => "bestmove none".to_string(),
+    };
+    let _ = writeln!(out, "{last}");
     ExitCode::SUCCESS
 }

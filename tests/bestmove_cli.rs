@@ -91,6 +91,10 @@ fn mate_and_no_move() {
     let out = bestmove(&["--fen", fen, "--depth", "3"]);
     assert_eq!(check_contract(&out, &Position::from_fen(fen).unwrap()), "a1a8");
     assert!(stdout(&out).contains("score mate 1 "));
+    let mated = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
+    let out = bestmove(&["--fen", mated, "--depth", "3"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "bestmove none\n");
     let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
     let out = bestmove(&["--fen", stalemate, "--depth", "3"]);
     assert!(out.status.success());
@@ -117,6 +121,8 @@ fn malformed_input_exits_2_with_a_message() {
         &["--start", "classic", "--depth", "0"],
         &["--start", "classic", "--depth", "x"],
         &["--start", "classic", "--hash", "0"],
+        &["--start", "classic", "--hash", "65537"],
+        &["--start", "classic", "--nodes", "0"],
         &["--start", "chess960:960"],
         &["--start", "classic", "--frobnicate"],
         &[],
