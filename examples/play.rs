@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::legal_moves;
-use tesseract::search::{Game, GameRecord, Player, Score, Searcher, Tier};
+use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
 #[derive(Parser, Debug)]
 #[command(about = "Play Tesseract (4D chess), chess or Chess960 in the terminal")]
@@ -83,6 +83,11 @@ struct Ui {
     searcher: Searcher,
     color: bool,
     out: std::io::Stdout,
+}
+
+/// The colour that plays the move of index `ply` (from 0) of a game from `start`.
+fn mover_at(start: &Position, ply: usize) -> Color {
+    if ply % 2 == 0 { start.turn() } else { start.turn().other() }
 }
 
 fn player_of(color: Color, players: &[Player; 2]) -> Player {
@@ -262,6 +267,13 @@ impl Ui {
             let _ = out.flush();
         });
         let Some(m) = result.best_move else { return };
+        if result.stop == StopReason::Time {
+            self.say(&format!(
+                "(The {tier} engine's wall-clock guard of {} s stopped this search before its node budget: this \
+                 machine is busy. Replaying the saved game with `load FILE verify` may differ from this move.)",
+                tier.settings().time_guard.as_secs_f32()
+            ));
+        }
         let text = move_text(&pos, m);
         self.game.play(m).expect("the engine plays legal moves");
         self.say(&format!(
@@ -340,24 +352,15 @@ impl Ui {
         }
     }
 
-    fn load(&mut self, path: &str, verify: bool) -> bool {
-        let record: GameRecord = match std::fs::read_to_string(path)
+    /// Loads a saved game (and says so), or returns why it could not, leaving the game as it was.
+    fn load(&mut self, path: &str, verify: bool) -> Result<(), String> {
+        let record: GameRecord = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
-        {
-            Ok(r) => r,
-            Err(e) => {
-                self.say(&format!("Could not load {path}: {e}"));
-                return false;
-            }
-        };
+            .map_err(|e| format!("Could not load {path}: {e}"))?;
         let players = [record.white, record.black];
-        let first = record.start.turn();
         let engine = (0..record.moves.len())
-            .filter(|i| {
-                let color = if i % 2 == 0 { first } else { first.other() };
-                matches!(players[color.index()], Player::Engine(_))
-            })
+            .filter(|&i| matches!(player_of(mover_at(&record.start, i), &players), Player::Engine(_)))
             .count();
         let game = if verify {
             self.say(&format!("Replaying {path}, thinking again for each of its {engine} engine moves..."));
@@ -380,28 +383,30 @@ impl Ui {
                     text.push_str(&format!(" All {engine} engine moves replayed identically."));
                 }
                 self.say(&text);
-                true
+                Ok(())
             }
-            Err(e) => {
-                self.say(&format!("Could not load {path}: {e}"));
-                false
-            }
+            Err(e) => Err(format!("Could not load {path}: {e}")),
         }
     }
 
+    /// Takes back the last move; against the engine, back to before the last human move, so that it is a
+    /// human's turn again (the engine's moves would only come back the same).
     fn undo(&mut self) {
-        let human_undo = self.players.iter().any(|p| matches!(p, Player::Engine(_)));
-        if self.game.undo().is_none() {
+        let against_engine = self.players.iter().any(|p| matches!(p, Player::Engine(_)));
+        let keep = if against_engine {
+            let start = self.game.start();
+            (0..self.game.moves().len())
+                .rev()
+                .find(|&i| matches!(player_of(mover_at(start, i), &self.players), Player::Human))
+        } else {
+            self.game.moves().len().checked_sub(1)
+        };
+        let Some(keep) = keep else {
             self.say("Nothing to undo.");
             return;
-        }
-        // Against the engine, go back to the human's turn.
-        if human_undo {
-            while matches!(player_of(self.game.position().turn(), &self.players), Player::Engine(_)) {
-                if self.game.undo().is_none() {
-                    break;
-                }
-            }
+        };
+        while self.game.moves().len() > keep {
+            self.game.undo();
         }
         self.say("Move taken back.");
         let marks = self.last_marks();
@@ -494,7 +499,8 @@ fn main() -> ExitCode {
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut ui = Ui { game: Game::new(pos, seed), players, searcher: Searcher::new(1), color, out: std::io::stdout() };
     if let Some(path) = &args.load {
-        if !ui.load(path, false) {
+        if let Err(e) = ui.load(path, false) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }
@@ -560,8 +566,9 @@ fn main() -> ExitCode {
             "load" => match arg {
                 Some(path) => {
                     let verify = words.next() == Some("verify");
-                    if ui.load(path, verify) {
-                        ui.advance();
+                    match ui.load(path, verify) {
+                        Ok(()) => ui.advance(),
+                        Err(e) => ui.say(&e),
                     }
                 }
                 None => ui.say("load needs a file name: load FILE"),

@@ -122,7 +122,24 @@ fn end_of_input_and_bad_files() {
         .unwrap();
     let out = play(&["--load", bad.to_str().unwrap(), "--no-color"], "quit\n");
     assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Could not load"));
     std::fs::remove_file(&bad).ok();
+}
+
+#[test]
+fn playing_black_undo_goes_back_to_a_human_turn() {
+    // Undo before any move of yours leaves the engine's opening move; later undos go back to your turn,
+    // and the engine's side is never handed to you: the saved game replays.
+    let save = temp("black.json");
+    let script = format!("undo\ne7e5\nundo\nhistory\ne7e5\nsave {0}\nload {0} verify\nquit\n", save.display());
+    let out =
+        play(&["--start", "classic", "--color", "black", "--tier", "beginner", "--seed", "3", "--no-color"], &script);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("Nothing to undo."), "{text}");
+    assert!(text.contains("All 2 engine moves replayed identically."), "{text}");
+    assert!(!text.contains("white plays"), "the human never moves for White: {text}");
+    std::fs::remove_file(&save).ok();
 }
 
 #[test]
