@@ -32,7 +32,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, start};
 use tesseract::movegen::legal_moves;
-use tesseract::search::{Game, GameEnd, Limits, Options, Score, Searcher, Tier};
+use tesseract::search::{Game, GameEnd, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
 #[derive(Parser, Debug)]
 #[command(about = "Engine-vs-engine matches with an Elo estimate")]
@@ -96,13 +96,17 @@ impl Spec {
         let mut options = tier.options(0);
         let mut hash = tier.settings().hash_mb;
         for p in parts {
-            let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{text}: {p}: not a number"));
+            let number = |v: &str, max: u64| match v.parse::<u64>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(n),
+                _ => Err(format!("{text}: {p}: expected a number from 1 to {max}")),
+            };
             match p.split_once('=') {
-                Some(("nodes", v)) => limits.nodes = Some(number(v)?),
-                Some(("soft", v)) => limits.soft_nodes = Some(number(v)?),
-                Some(("depth", v)) => limits.depth = Some(number(v)? as u32),
-                Some(("hash", v)) => hash = number(v)? as usize,
-                Some(("noise", v)) => options.noise = number(v)? as i32,
+                Some(("nodes", v)) => limits.nodes = Some(number(v, u64::MAX)?),
+                Some(("soft", v)) => limits.soft_nodes = Some(number(v, u64::MAX)?),
+                Some(("depth", v)) => limits.depth = Some(number(v, MAX_PLY as u64)? as u32),
+                Some(("hash", v)) => hash = number(v, 65_536)? as usize,
+                Some(("noise", "0")) => options.noise = 0,
+                Some(("noise", v)) => options.noise = number(v, MAX_NOISE as u64)? as i32,
                 None if p == "nonull" => options.features.null_move = false,
                 None if p == "nolmr" => options.features.late_move_reductions = false,
                 None if p == "nofut" => options.features.futility = false,
@@ -110,6 +114,8 @@ impl Spec {
                 _ => return Err(format!("{text}: unknown option {p:?}")),
             }
         }
+        // The table must be allocatable (each game allocates its own).
+        Searcher::try_new(hash).map_err(|e| format!("{text}: {e}"))?;
         Ok(Spec::Engine { label: text.to_string(), limits, options, hash })
     }
 
@@ -245,7 +251,8 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
 /// The Elo difference of a score fraction.
 fn elo(p: f64) -> f64 {
     let p = p.clamp(0.001, 0.999);
-    -400.0 * (1.0 / p - 1.0).log10()
+    // `+ 0.0` turns the -0 of an even score into 0.
+    -400.0 * (1.0 / p - 1.0).log10() + 0.0
 }
 
 fn main() -> ExitCode {
@@ -264,6 +271,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    if args.games == 0 {
+        eprintln!("error: --games: expected at least 1");
+        return ExitCode::from(2);
     }
     let games = args.games.div_ceil(2) * 2;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
