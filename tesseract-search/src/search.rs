@@ -1000,13 +1000,7 @@ impl Worker<'_> {
             }
         }
         self.quiets.truncate(quiets_start);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, alpha, beta);
         self.tt.store(hash, best_move.or(tt_move), to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
         best
     }
@@ -1106,13 +1100,7 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, alpha, beta);
         self.tt.store(hash, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound);
         best
     }

@@ -28,6 +28,21 @@ pub(crate) enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a search's result `best` says, given the window it searched (`original_alpha`, `beta`) and
+    /// the alpha it raised to: a cutoff is a lower bound, a raised alpha an exact score, else an upper bound.
+    #[inline]
+    pub(crate) fn of(best: i32, original_alpha: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, Default)]
 #[repr(C)]
 struct Slot {
