@@ -1,26 +1,12 @@
 //! The engine: tactics on hand-built positions, budgets, determinism, and seeded matches.
 
-use tesseract_board::Cell;
+mod common;
+
+use common::{c, play};
+
 use tesseract_tactoe::{
-    Contestant, Engine, Game, POINT, RandomPlayer, Strategy, Strength, parse_cell, play_game, play_match,
-    random_opening, selfplay,
+    Contestant, Engine, Game, POINT, RandomPlayer, Strategy, Strength, play_game, play_match, random_opening, selfplay,
 };
-
-fn c(name: &str) -> Cell {
-    parse_cell(name).unwrap()
-}
-
-/// X claims `xs` and O claims `os`, alternately, X first.
-fn play(xs: &[&str], os: &[&str]) -> Game {
-    let mut game = Game::new();
-    for (i, x) in xs.iter().enumerate() {
-        game.claim(c(x)).unwrap();
-        if let Some(o) = os.get(i) {
-            game.claim(c(o)).unwrap();
-        }
-    }
-    game
-}
 
 fn level(n: u8) -> Strength {
     Strength::level(n).unwrap()

@@ -1,24 +1,11 @@
 //! Claims, scoring, errors, undo, the end of the game, and the text forms.
 
+mod common;
+
+use common::{c, play};
+
 use tesseract_board::Cell;
 use tesseract_tactoe::{CENTRE, ClaimError, Game, Outcome, Player, TextError, cell_name, parse_cell, random_opening};
-
-fn c(name: &str) -> Cell {
-    parse_cell(name).unwrap()
-}
-
-/// X claims `xs` and O claims `os`, alternately, X first.
-fn play(xs: &[&str], os: &[&str]) -> Game {
-    assert!(xs.len() == os.len() || xs.len() == os.len() + 1);
-    let mut game = Game::new();
-    for (i, x) in xs.iter().enumerate() {
-        game.claim(c(x)).unwrap();
-        if let Some(o) = os.get(i) {
-            game.claim(c(o)).unwrap();
-        }
-    }
-    game
-}
 
 #[test]
 fn one_claim_can_score_several_lines() {

@@ -1,23 +1,11 @@
 //! Hints on hand-built positions, one test per case of RULES.md §7.
 
+mod common;
+
+use common::{c, play};
+
 use tesseract_board::Cell;
-use tesseract_tactoe::{CENTRE, Game, Hints, LineId, Lines, Player, parse_cell};
-
-fn c(name: &str) -> Cell {
-    parse_cell(name).unwrap()
-}
-
-/// X claims `xs` and O claims `os`, alternately, X first.
-fn play(xs: &[&str], os: &[&str]) -> Game {
-    let mut game = Game::new();
-    for (i, x) in xs.iter().enumerate() {
-        game.claim(c(x)).unwrap();
-        if let Some(o) = os.get(i) {
-            game.claim(c(o)).unwrap();
-        }
-    }
-    game
-}
+use tesseract_tactoe::{CENTRE, Game, Hints, LineId, Lines, Player};
 
 /// The line through these three cells (in any order).
 fn line(names: [&str; 3]) -> LineId {
