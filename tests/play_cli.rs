@@ -156,3 +156,50 @@ fn malformed_arguments_exit_2() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn promotion_in_2d() {
+    let out = play(
+        &["--start", "classic", "--two-players", "--no-color"],
+        "a2a4\nb7b5\na4b5\na7a6\nb5a6\nc8b7\na6b7\nb8c6\nb7a8\nb7a8q\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("white plays b7a8q."), "{text}");
+    assert!(text.contains("8 Q . . q k b n r"), "{text}");
+    assert!(!text.contains("white plays b7a8."), "a promotion needs its piece: {text}");
+}
+
+#[test]
+fn garbage_input_never_crashes() {
+    // Lines of random words, digits and symbols (no `save`, which would write files), in 2D and 4D.
+    let words = ["moves", "undo", "board", "fen", "history", "help", "load", "e2e4", "2213", "22132313", "verify"];
+    let symbols: Vec<char> = "0123456789abcdefghQRBNUD -=/\\\"'é€\t".chars().collect();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut script = String::new();
+    for _ in 0..300 {
+        let mut line = String::new();
+        for _ in 0..next(4) {
+            if next(2) == 0 {
+                line.push_str(words[next(words.len())]);
+            } else {
+                line.extend((0..next(10)).map(|_| symbols[next(symbols.len())]));
+            }
+            line.push(' ');
+        }
+        script.push_str(line.trim_end());
+        script.push('\n');
+    }
+    for start in ["classic", "light"] {
+        let out = play(&["--start", start, "--two-players", "--no-color"], &script);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{start}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{start}: {stderr}");
+    }
+}
