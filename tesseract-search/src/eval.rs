@@ -123,7 +123,11 @@ pub(crate) struct Tables {
     to_cell: &'static [u16],
     /// Slide offsets per role (empty for non-sliders).
     slides: [Vec<i32>; 9],
-    leaps: Vec<i32>,
+    /// The offsets of each knight and slider whose first step from a cell stays on the board, in the order
+    /// of `slides` (or the leaps): `ray_offsets[a..b]` with `(a, b) = rays_from[role * cells + cell]`.
+    /// The evaluation walks these only: a step off the board counts for nothing.
+    ray_offsets: Vec<i32>,
+    rays_from: Vec<(u32, u32)>,
     /// `near[d + padded_len]` is true when `d` is the mailbox offset of one king step.
     near: Vec<bool>,
     /// Mobility weights, and half the average empty-board mobility subtracted from the count.
@@ -171,12 +175,23 @@ impl Tables {
                 psq[role.index() * cells + cell.index()] = (mg, eg);
             }
         }
-        // Half the average empty-board mobility of each knight and slider.
-        let mut mobility_base = [0; 9];
         let mut board = vec![OFFBOARD; padded_len];
         for cell in g.all_cells() {
             board[g.padded(cell)] = EMPTY;
         }
+        let mut ray_offsets = Vec::new();
+        let mut rays_from = vec![(0, 0); 9 * cells];
+        for role in Role::ALL {
+            let offsets: &[i32] = if role == Role::Knight { &leaps } else { &slides[role.index()] };
+            for cell in g.all_cells() {
+                let p = g.padded(cell) as i32;
+                let start = ray_offsets.len() as u32;
+                ray_offsets.extend(offsets.iter().filter(|&&off| board[(p + off) as usize] != OFFBOARD));
+                rays_from[role.index() * cells + cell.index()] = (start, ray_offsets.len() as u32);
+            }
+        }
+        // Half the average empty-board mobility of each knight and slider.
+        let mut mobility_base = [0; 9];
         for role in Role::ALL {
             let offsets: &[i32] = if role == Role::Knight { &leaps } else { &slides[role.index()] };
             if offsets.is_empty() || !role.exists_in(dims) {
@@ -205,7 +220,8 @@ impl Tables {
             psq,
             to_cell: g.padded_to_cell_table(),
             slides,
-            leaps,
+            ray_offsets,
+            rays_from,
             near,
             mobility: w.mobility,
             mobility_base,
@@ -293,8 +309,8 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             let code = mb[p];
             let role = mailbox::role(code);
             let ri = role.index();
-            let cell = t.to_cell[p] as usize;
-            let cell = if ci == 0 { cell } else { t.cells - 1 - cell };
+            let board_cell = t.to_cell[p] as usize;
+            let cell = if ci == 0 { board_cell } else { t.cells - 1 - board_cell };
             let (m, e) = t.psq[ri * t.cells + cell];
             mg[ci] += m;
             eg[ci] += e;
@@ -307,8 +323,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             }
             let mut reach = 0i32;
             let mut hits = 0i32;
+            let (a, b) = t.rays_from[ri * t.cells + board_cell];
+            let rays = &t.ray_offsets[a as usize..b as usize];
             if role == Role::Knight {
-                for &off in &t.leaps {
+                for &off in rays {
                     let q = (p as i32 + off) as usize;
                     let c = mb[q];
                     if c == EMPTY || (c != OFFBOARD && c & 16 == enemy_bit) {
@@ -319,7 +337,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                     }
                 }
             } else {
-                for &off in &t.slides[ri] {
+                for &off in rays {
                     let mut q = (p as i32 + off) as usize;
                     loop {
                         let c = mb[q];
