@@ -4,23 +4,14 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::stdout;
 use tesseract::board::{Position, start};
 use tesseract::movegen::Legal;
 
-/// The example binary (built here if a target filter skipped it).
-fn example(name: &str) -> PathBuf {
-    common::example(name)
-}
-
 fn bestmove(args: &[&str]) -> Output {
-    Command::new(example("bestmove")).args(args).output().expect("the bestmove example runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+    common::run_example("bestmove", args, "")
 }
 
 /// Checks the shape of every line and returns the best move's text.

@@ -7,25 +7,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-/// The example binary (built here if a target filter skipped it).
-fn example(name: &str) -> PathBuf {
-    common::example(name)
-}
+use common::{example, stdout};
 
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(example("play"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the play example runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write the script");
-    child.wait_with_output().expect("the play example ends")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+    common::run_example("play", args, input)
 }
 
 fn temp(name: &str) -> PathBuf {
