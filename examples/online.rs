@@ -32,8 +32,9 @@
 //! **Automatic play.** `--auto` plays with the engine when `--tier beginner|club|expert|master` is given
 //! (`tesseract_search`, plugged in through the `tesseract_wire::Mover` trait; its noise seeded by
 //! `--seed`), otherwise with a deterministic seeded mover (a ChaCha-seeded choice among the legal moves,
-//! preferring captures; `tesseract_wire::SeededMover`). `--local` plays both sides the same way. At `--cap` plies (300 by default) the side to move offers a
-//! draw and an automatic peer accepts it: the match then ends as a draw by agreement.
+//! preferring captures; `tesseract_wire::SeededMover`). `--local` plays both sides the same way. At
+//! `--cap` plies (300 by default) the side to move offers a draw and an automatic peer accepts it: the
+//! match then ends as a draw by agreement.
 //!
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. The board is printed as the board crate's text
@@ -87,7 +88,7 @@ struct Args {
     auto: bool,
     /// The engine's tier for automatic play: beginner, club, expert or master.
     #[arg(long)]
-    tier: Option<String>,
+    tier: Option<Tier>,
     /// Seed of the automatic mover (and of the relay with --local).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -115,11 +116,6 @@ struct Args {
     /// Play both sides in this process through the fault-injecting in-memory relay.
     #[arg(long)]
     local: bool,
-}
-
-/// The `--tier` argument, already checked in `main`.
-fn tier_of(args: &Args) -> Option<Tier> {
-    args.tier.as_deref().and_then(|t| t.parse().ok())
 }
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -155,9 +151,6 @@ fn mover(tier: Option<Tier>, seed: u64) -> BoxedMover {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if let Some(Err(e)) = args.tier.as_deref().map(str::parse::<Tier>) {
-        return usage(format!("--tier: {e}"));
-    }
     let faults: Faults = match args.faults.parse() {
         Ok(f) => f,
         Err(e) => return usage(format!("--faults: {e}")),
@@ -295,7 +288,7 @@ fn online(args: &Args, mut session: Session, faults: Faults) -> Result<ExitCode,
         }
         Ok(())
     };
-    let mut player = AutoPlayer::new(mover(tier_of(args), args.seed), args.cap);
+    let mut player = AutoPlayer::new(mover(args.tier, args.seed), args.cap);
     let human = (!args.auto).then(|| {
         let (tx, rx) = mpsc::channel::<String>();
         std::thread::spawn(move || {
@@ -451,8 +444,8 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
     let mut relay = FaultyRelay::new(args.seed, faults);
-    let mut wp = AutoPlayer::new(mover(tier_of(args), args.seed), args.cap);
-    let mut bp = AutoPlayer::new(mover(tier_of(args), args.seed.wrapping_add(1)), args.cap);
+    let mut wp = AutoPlayer::new(mover(args.tier, args.seed), args.cap);
+    let mut bp = AutoPlayer::new(mover(args.tier, args.seed.wrapping_add(1)), args.cap);
     let report = duel(white, black, &mut wp, &mut bp, &mut relay, 200_000);
     if !args.quiet {
         for line in &report.log {
