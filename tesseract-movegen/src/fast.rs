@@ -144,7 +144,7 @@ impl<'a> Node<'a> {
         // ours between) or harmless; the relation table says in one load whether and along which line.
         for &s in pos.piece_list(them) {
             let s = s as usize;
-            let rel = t.relation[t.relation_base + king - s];
+            let rel = t.relation(s, king);
             if rel == 0 {
                 continue;
             }
@@ -214,7 +214,7 @@ impl<'a> Node<'a> {
         let mut list = ArrayVec::new();
         for &s in self.pos.piece_list(self.them) {
             let c = self.mb[s as usize];
-            if (t.slides[c as usize] != 0 || t.near[t.relation_base + self.king - s as usize]) && !list.is_full() {
+            if (t.slides[c as usize] != 0 || t.near(s as usize, self.king)) && !list.is_full() {
                 list.push(s);
             }
         }
@@ -230,7 +230,7 @@ impl<'a> Node<'a> {
             if s == q {
                 continue;
             }
-            let rel = t.relation[t.relation_base + q - s];
+            let rel = t.relation(s, q);
             if rel == 0 {
                 continue;
             }
@@ -366,10 +366,12 @@ impl<'a> Node<'a> {
             if (M::QUIETS || promote) && self.answers_check(q) {
                 self.push_pawn_move(from, q, promote, buf);
             }
-            if M::QUIETS && coord == steps.start {
+            if coord == steps.start {
+                // On a side of 4 the double step lands on the last row, and promotes.
                 let q2 = step(q, steps.push);
-                if self.mb[q2] == EMPTY && self.answers_check(q2) {
-                    buf.push(from, q2, self.to_cell);
+                let promote2 = coord as i32 + 2 * self.us.forward() as i32 == steps.last as i32;
+                if (M::QUIETS || promote2) && self.mb[q2] == EMPTY && self.answers_check(q2) {
+                    self.push_pawn_move(from, q2, promote2, buf);
                 }
             }
         }

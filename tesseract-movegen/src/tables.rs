@@ -41,15 +41,25 @@ pub(crate) struct Tables {
     /// Promotion roles on this board.
     pub promotions: Vec<Role>,
     /// How two cells relate, indexed by `to − from + relation_base` in mailbox units:
-    /// 0 for no line, `i + 1` when `to` lies along direction `i` from `from`, [`LEAP`] for a knight leap.
-    pub relation: Vec<u8>,
-    /// The index offset of [`Tables::relation`].
-    pub relation_base: usize,
+    /// 0 for no line, `i + 1` when `to` lies along direction `i` from `from`, [`LEAP`] for a knight leap,
+    /// [`AMBIGUOUS`] where two displacements share the offset. Read it through [`Tables::relation`].
+    relation: Vec<u8>,
+    /// The index offset of `relation`.
+    relation_base: usize,
+    /// Per mailbox index of a cell: its coordinates as one number in base `2·side − 1` (balanced digits), so
+    /// the difference of two codes names their displacement uniquely. Empty when no offset is ambiguous.
+    wide: Vec<u32>,
+    /// The relation indexed by `wide[to] − wide[from] + wide_base`, for the ambiguous offsets.
+    wide_relation: Vec<u8>,
+    /// The index offset of `wide_relation`.
+    wide_base: usize,
     /// Per colour and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
     pub pawn_captures_along: [Vec<u8>; 2],
-    /// Indexed like [`Tables::relation`]: whether the two cells are at most 3 steps apart on every axis,
-    /// close enough for a king, knight or pawn at one to attack a neighbour of the other.
-    pub near: Vec<bool>,
+    /// Indexed like `relation`: whether the two cells may be at most 3 steps apart on every axis, close
+    /// enough for a king, knight or pawn at one to attack a neighbour of the other (read it through
+    /// [`Tables::near`]; on sides of 6 and more, where offsets alias, it may say yes for a farther pair,
+    /// which only costs a longer scan).
+    near: Vec<bool>,
     /// Per cell (cell index): bit `i` set when the first step along direction `i` stays on the board.
     pub dir_mask: Vec<u128>,
     /// Per role: bit `i` set when the role slides along direction `i`.
@@ -60,6 +70,14 @@ pub(crate) struct Tables {
 
 /// The [`Tables::relation`] value of a knight leap.
 pub(crate) const LEAP: u8 = u8::MAX;
+
+/// The value of the offset-indexed relation table where two displacements share one mailbox offset.
+///
+/// The mailbox pads each axis by 2 cells, so its side is `n + 4`. Two displacements (each coordinate in
+/// `−(n−1)..=n−1`) have the same offset when their difference, a vector with coordinates up to `2n − 2`,
+/// is a multiple of the padded side in base `n + 4`: possible exactly when `2n − 2 ≥ n + 4`, on sides of 6
+/// and more. There the lookup falls back to [`Tables::wide`] codes, which never alias.
+const AMBIGUOUS: u8 = u8::MAX - 1;
 
 impl Tables {
     pub(crate) fn of(shape: Shape) -> &'static Tables {
@@ -130,14 +148,43 @@ impl Tables {
             Role::PROMOTIONS.iter().copied().filter(|r| r.exists_in(d) && (d != 2 || r.min_dims() <= 2)).collect();
         let relation_base = geo.padded_len() - 1;
         let mut relation = vec![0u8; 2 * geo.padded_len() - 1];
-        for (i, dir) in geo.directions().iter().enumerate() {
-            for k in 1..n as i32 {
-                relation[(relation_base as i32 + k * dir.offset) as usize] = i as u8 + 1;
+        let mut seen = vec![false; relation.len()];
+        let width = 2 * n as usize - 1;
+        let wide_base = (width.pow(d as u32) - 1) / 2;
+        let mut wide_relation = vec![0u8; width.pow(d as u32)];
+        let mut ambiguous = false;
+        // Every displacement between two cells of the board, with its true relation: its offset gets that
+        // relation, unless another displacement with a different relation has the same offset.
+        for (code, wide_rel) in wide_relation.iter_mut().enumerate() {
+            let mut delta = [0i32; MAX_DIMS];
+            let mut rest = code;
+            for v in delta.iter_mut().take(d) {
+                *v = (rest % width) as i32 - (n as i32 - 1);
+                rest /= width;
+            }
+            let rel = true_relation(geo, &delta);
+            *wide_rel = rel;
+            let offset: i32 = (0..d).map(|a| delta[a] * geo.stride(a)).sum();
+            let i = (relation_base as i32 + offset) as usize;
+            if !seen[i] {
+                seen[i] = true;
+                relation[i] = rel;
+            } else if relation[i] != rel {
+                relation[i] = AMBIGUOUS;
+                ambiguous = true;
             }
         }
-        for leap in geo.leaps() {
-            relation[(relation_base as i32 + leap.offset) as usize] = LEAP;
-        }
+        let wide = if ambiguous {
+            let mut wide = vec![0u32; geo.padded_len()];
+            for cell in geo.all_cells() {
+                let c = geo.coords(cell);
+                wide[geo.padded(cell)] = (0..d).rev().fold(0u32, |acc, a| acc * width as u32 + c[a] as u32);
+            }
+            wide
+        } else {
+            wide_relation = Vec::new();
+            Vec::new()
+        };
         let mut near = vec![false; relation.len()];
         let reach = 3i32.min(n as i32 - 1);
         let span = (2 * reach + 1).pow(d as u32);
@@ -193,6 +240,9 @@ impl Tables {
             promotions,
             relation,
             relation_base,
+            wide,
+            wide_relation,
+            wide_base,
             pawn_captures_along,
             near,
             dir_mask,
@@ -200,6 +250,44 @@ impl Tables {
             leap_mask,
         }
     }
+}
+
+impl Tables {
+    /// How the cells at mailbox indices `from` and `to` relate: 0 for no line, `i + 1` when `to` lies along
+    /// direction `i` from `from` (at most `side − 1` steps), [`LEAP`] for a knight leap. One load, except
+    /// for the rare offsets two displacements share on sides of 6 and more.
+    #[inline]
+    pub(crate) fn relation(&self, from: usize, to: usize) -> u8 {
+        let rel = self.relation[self.relation_base + to - from];
+        if rel == AMBIGUOUS { self.wide_relation(from, to) } else { rel }
+    }
+
+    #[cold]
+    fn wide_relation(&self, from: usize, to: usize) -> u8 {
+        self.wide_relation[self.wide_base + self.wide[to] as usize - self.wide[from] as usize]
+    }
+
+    /// Whether the cells at mailbox indices `from` and `to` may be close (see the field `near`): never
+    /// false for two cells at most 3 steps apart on every axis.
+    #[inline]
+    pub(crate) fn near(&self, from: usize, to: usize) -> bool {
+        self.near[self.relation_base + to - from]
+    }
+}
+
+/// The relation of a displacement (coordinates in `−(n−1)..=n−1`): `i + 1` for `k` steps along direction
+/// `i`, [`LEAP`] for a knight leap, 0 otherwise.
+fn true_relation(geo: &Geometry, delta: &[i32; MAX_DIMS]) -> u8 {
+    let k = delta.iter().map(|v| v.abs()).max().unwrap_or(0);
+    if k == 0 {
+        return 0;
+    }
+    if delta.iter().all(|&v| v == 0 || v.abs() == k) {
+        let unit = delta.map(|v| v.signum() as i8);
+        let i = geo.directions().iter().position(|dir| dir.delta == unit).expect("every unit vector is a direction");
+        return i as u8 + 1;
+    }
+    if geo.leaps().iter().any(|l| l.delta.iter().zip(delta).all(|(&a, &b)| a as i32 == b)) { LEAP } else { 0 }
 }
 
 /// The pawn-role bit used in [`Tables::pawn_checks`].
@@ -218,4 +306,56 @@ fn pawns_of(_geo: &Geometry, _color: Color, steps: &[PawnSteps], offsets: Vec<i3
         .iter()
         .map(|off| steps.iter().filter(|s| s.captures.contains(off)).fold(0u8, |m, s| m | pawn_bit(s.role)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use tesseract_board::geometry::{MAX_DIMS, MAX_SIDE, MIN_SIDE};
+    use tesseract_board::{Cell, Shape};
+
+    use super::{AMBIGUOUS, LEAP, Tables};
+
+    /// For every supported shape and every displacement between two cells, the relation lookup names the
+    /// true line (or leap, or nothing). The expected relation is built forward, from each direction's `k`
+    /// steps and each leap, independently of how the table is built. The lookup depends on the displacement
+    /// alone, so one pair of cells per displacement covers every pair.
+    #[test]
+    fn the_relation_of_two_cells_is_exact_on_every_shape() {
+        for d in 1..=MAX_DIMS {
+            for n in MIN_SIDE..=MAX_SIDE {
+                let shape = Shape::new(d, n as usize).unwrap();
+                let t = Tables::of(shape);
+                let g = t.geo;
+                let n = n as i32;
+                let mut expected: HashMap<[i32; MAX_DIMS], u8> = HashMap::new();
+                for (i, dir) in g.directions().iter().enumerate() {
+                    for k in 1..n {
+                        expected.insert(dir.delta.map(|v| v as i32 * k), i as u8 + 1);
+                    }
+                }
+                for leap in g.leaps() {
+                    expected.insert(leap.delta.map(|v| v as i32), LEAP);
+                }
+                let width = (2 * n - 1) as usize;
+                for code in 0..width.pow(d as u32) {
+                    let mut delta = [0i32; MAX_DIMS];
+                    let (mut from, mut to) = ([0u8; MAX_DIMS], [0u8; MAX_DIMS]);
+                    let mut rest = code;
+                    for a in 0..d {
+                        delta[a] = (rest % width) as i32 - (n - 1);
+                        rest /= width;
+                        from[a] = (1 - delta[a]).max(1) as u8;
+                        to[a] = (from[a] as i32 + delta[a]) as u8;
+                    }
+                    let (f, t2): (Cell, Cell) = (g.cell(&from[..d]).unwrap(), g.cell(&to[..d]).unwrap());
+                    let want = expected.get(&delta).copied().unwrap_or(0);
+                    assert_eq!(t.relation(g.padded(f), g.padded(t2)), want, "{shape}: displacement {delta:?}");
+                }
+                // Offsets alias exactly when 2n − 2 reaches the padded side n + 4, as the docs work out.
+                assert_eq!(t.relation.contains(&AMBIGUOUS), 2 * n - 2 >= n + 4 && d > 1, "{shape}");
+            }
+        }
+    }
 }
