@@ -97,6 +97,7 @@ pub struct Undo {
     en_passant: Option<EnPassant>,
     castling: Castling,
     halfmove: u32,
+    fullmove: u32,
     hash: u64,
 }
 
@@ -275,6 +276,15 @@ impl Position {
         if let Some(ep) = pos.en_passant {
             if !pos.could_capture_en_passant(ep.target, setup.turn) {
                 pos.en_passant = None;
+            } else if setup.en_passant_pawn.is_none() && en_passant_candidates(&setup, ep.target).len() > 1 {
+                return Err(PositionError {
+                    errors: vec![PositionErrorKind::EnPassant {
+                        cell: geo.cell_name(ep.target),
+                        reason: "a Y-pawn and a W-pawn could both have passed over it and a pawn can capture there: \
+                                 name the pawn too",
+                    }],
+                    setup: Box::new(setup),
+                });
             }
         }
         pos.hash = pos.hash_from_scratch();
@@ -342,10 +352,11 @@ impl Position {
         self.hash
     }
 
-    /// The piece on `cell`.
+    /// The piece on `cell` (`None` also for a cell outside the board).
     #[inline]
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        Piece::from_code(self.mailbox[self.geo.padded(cell)])
+        let p = *self.geo.cell_to_padded_table().get(cell.index())?;
+        Piece::from_code(self.mailbox[p as usize])
     }
 
     /// Every piece with its cell, in cell order.
@@ -377,7 +388,8 @@ impl Position {
         self.kings[color.index()] as usize
     }
 
-    /// The same position as plain data.
+    /// The same position as plain data (the en passant pawn named only where the cell is ambiguous, as
+    /// in the text).
     pub fn to_setup(&self) -> Setup {
         let mut setup = Setup::empty(self.shape());
         for (cell, piece) in self.pieces() {
@@ -386,7 +398,9 @@ impl Position {
         setup.turn = self.turn;
         setup.castling = self.castling.cells();
         setup.en_passant = self.en_passant.map(|ep| ep.target);
-        setup.en_passant_pawn = self.en_passant.map(|ep| ep.victim);
+        // The pawn is named only where the cell alone cannot say which pawn passed (as the text does).
+        setup.en_passant_pawn =
+            self.en_passant.filter(|ep| en_passant_candidates(&setup, ep.target).len() > 1).map(|ep| ep.victim);
         setup.halfmove = self.halfmove;
         setup.fullmove = self.fullmove;
         setup
@@ -407,8 +421,13 @@ impl Position {
     /// let g = pos.geometry();
     /// assert!(!g.all_cells().any(|c| pos.piece_at(c).is_some_and(|p| pos.is_attacked(c, p.color.other()))));
     /// ```
+    ///
+    /// A cell outside the board is attacked by nothing (false).
     pub fn is_attacked(&self, cell: Cell, by: Color) -> bool {
-        self.attacked_padded(self.geo.padded(cell), by)
+        match self.geo.cell_to_padded_table().get(cell.index()) {
+            Some(&p) => self.attacked_padded(p as usize, by),
+            None => false,
+        }
     }
 
     fn attacked_padded(&self, at: usize, by: Color) -> bool {
@@ -548,7 +567,7 @@ impl Position {
         let role = mailbox::role(code);
         let mut undo = self.undo_record(code, to);
         let target = self.mailbox[to];
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if role == Role::King && target == mailbox::code(us, Role::Rook) {
             undo.castled = true;
             let (king_to, rook_to) = self.castling_destinations(m);
@@ -599,7 +618,8 @@ impl Position {
             } else if let Some(axis) = role.pawn_axis() {
                 self.halfmove = 0;
                 let step = g.stride(axis) as isize * us.forward() as isize;
-                if to as isize - from as isize == 2 * step {
+                // A double step that promotes (on a side of 4) leaves no pawn to take en passant.
+                if to as isize - from as isize == 2 * step && m.promotion.is_none() {
                     let passed = self.cell_of((from as isize + step) as usize);
                     if self.could_capture_en_passant(passed, them) {
                         self.en_passant = Some(EnPassant { target: passed, victim: m.to });
@@ -612,7 +632,7 @@ impl Position {
             self.update_castling_rights(role, us, m);
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = them;
         self.hash ^= keys.side();
@@ -632,6 +652,7 @@ impl Position {
             en_passant: self.en_passant,
             castling: self.castling,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
         };
         if let Some(ep) = self.en_passant.take() {
@@ -679,9 +700,7 @@ impl Position {
             }
         }
         self.turn = us;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         self.en_passant = undo.en_passant;
         self.castling = undo.castling;
         self.halfmove = undo.halfmove;
@@ -699,9 +718,9 @@ impl Position {
         debug_assert!(!self.is_check(), "a null move in check");
         let undo = self.undo_record(EMPTY, 0);
         if self.turn == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.turn = self.turn.other();
         self.hash ^= self.keys.side();
         undo
@@ -710,9 +729,7 @@ impl Position {
     /// Takes back a null move.
     pub fn unmake_null(&mut self, undo: Undo) {
         self.turn = self.turn.other();
-        if self.turn == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         self.en_passant = undo.en_passant;
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
@@ -835,8 +852,8 @@ fn validate_castling(
             cell: if rook.index() < g.cells() { g.cell_name(rook) } else { rook.to_string() },
             reason,
         };
-        if g.dims() != 2 {
-            errors.push(err("there is no castling on this board"));
+        if g.dims() != 2 || n != 8 {
+            errors.push(err("there is no castling on this board (only on 8×8)"));
             continue;
         }
         if rook.index() >= g.cells() {
@@ -890,7 +907,9 @@ fn validate_en_passant(setup: &Setup, errors: &mut Vec<PositionErrorKind>) -> Op
     match (setup.en_passant_pawn, &candidates[..]) {
         (_, []) => errors.push(err("no double step of the side that just moved could have passed over it")),
         (None, [one]) => return Some(*one),
-        (None, _) => errors.push(err("a Y-pawn and a W-pawn could both have passed over it: name the pawn too")),
+        // Which pawn passed matters only if a pawn of the side to move can capture there; `from_setup`
+        // refuses the text then, and drops the field otherwise.
+        (None, [first, ..]) => return Some(*first),
         (Some(pawn), _) => match candidates.iter().find(|c| c.victim == pawn) {
             Some(c) => return Some(*c),
             None => errors.push(err("the named pawn could not have passed over it")),

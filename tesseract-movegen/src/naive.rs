@@ -504,7 +504,8 @@ pub fn play(setup: &Setup, m: Move) -> Setup {
                     next.board[victim.index()] = None;
                 }
             }
-            if (to_c[axis] - from_c[axis]).abs() == 2 {
+            // A double step that promotes (a side of 4) leaves no pawn behind to be taken en passant.
+            if (to_c[axis] - from_c[axis]).abs() == 2 && m.promotion.is_none() {
                 next.en_passant = board.step(m.from, Board::unit(axis, forward(us)), 1);
                 next.en_passant_pawn = Some(m.to);
             }
@@ -522,9 +523,9 @@ pub fn play(setup: &Setup, m: Move) -> Setup {
     }
     next.castling.retain(|&c| c != m.from && c != m.to);
 
-    next.halfmove = if resets_clock { 0 } else { setup.halfmove + 1 };
+    next.halfmove = if resets_clock { 0 } else { setup.halfmove.saturating_add(1) };
     if us == Color::Black {
-        next.fullmove = setup.fullmove + 1;
+        next.fullmove = setup.fullmove.saturating_add(1);
     }
     next.turn = setup.turn.other();
     next
