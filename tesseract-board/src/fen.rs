@@ -54,10 +54,10 @@ pub enum FenError {
     #[error("en passant: {0}")]
     EnPassant(String),
     /// The halfmove clock is not a number.
-    #[error("halfmove clock: expected a number, found {0:?}")]
+    #[error("halfmove clock: expected a number from 0 to 4294967295, found {0:?}")]
     Halfmove(String),
     /// The fullmove number is not a number.
-    #[error("fullmove number: expected a number, found {0:?}")]
+    #[error("fullmove number: expected a number from 1 to 4294967295, found {0:?}")]
     Fullmove(String),
 }
 
@@ -277,7 +277,7 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
 }
 
 fn parse_number(s: &str) -> Option<u32> {
-    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     s.parse().ok()
@@ -288,8 +288,11 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<Vec<Cell>, FenError> {
         return Ok(Vec::new());
     }
     let g = setup.shape.geometry();
-    if g.dims() != 2 {
-        return Err(FenError::Castling(format!("expected '-': there is no castling on a board of {} axes", g.dims())));
+    if g.dims() != 2 || g.side() != 8 {
+        return Err(FenError::Castling(format!(
+            "expected '-': there is no castling on a {} board (only on 8×8)",
+            g.shape()
+        )));
     }
     let n = g.side() as u8;
     let mut cells = Vec::new();
@@ -324,9 +327,111 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<Vec<Cell>, FenError> {
     Ok(cells)
 }
 
+/// Why a [`Setup`] cannot be written as position text: the text would read back as another setup.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupTextError {
+    /// The board vector does not have one entry per cell.
+    #[error("the board has {found} entries, but a {shape} board has {expected} cells")]
+    BoardSize {
+        /// The board's shape.
+        shape: Shape,
+        /// Its number of cells.
+        expected: usize,
+        /// The entries given.
+        found: usize,
+    },
+    /// A castling right that the castling field cannot say.
+    #[error("castling right {cell}: {reason}")]
+    Castling {
+        /// The rook's cell (its index when off the board).
+        cell: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// An en passant state that the en passant field cannot say.
+    #[error("en passant: {0}")]
+    EnPassant(&'static str),
+}
+
 impl Setup {
-    /// The position text of this setup, castling rights written in `notation`.
-    pub fn fen_with(&self, notation: CastlingNotation) -> String {
+    /// The position text of this setup, castling rights written in `notation`: a text that reads back
+    /// ([`Setup::from_str`](std::str::FromStr)) to this very setup. Castling rights that the chosen notation
+    /// would name ambiguously (a `K` with no rook on its side, say) are written as file letters, which
+    /// always read back to the same rook cells.
+    ///
+    /// # Errors
+    /// [`SetupTextError`] for a setup no text can carry: a board vector of the wrong length, castling
+    /// rights off the 8×8 board's back ranks or given twice, an en passant cell or pawn off the board, or an
+    /// en passant pawn without a cell or on a 2D board (where the text has no room for it).
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{Setup, fen::CastlingNotation};
+    /// let mut setup: Setup = "4k3/8/8/8/8/8/8/4K3 w - - 0 1".parse()?;
+    /// // A right for a rook on c1 that is not there: `Q` would read back as a1, so the file letter is written.
+    /// setup.castling = vec![setup.shape.geometry().parse_cell("c1").unwrap()];
+    /// let text = setup.fen_with(CastlingNotation::XFen)?;
+    /// assert_eq!(text, "4k3/8/8/8/8/8/8/4K3 w C - 0 1");
+    /// assert_eq!(text.parse::<Setup>()?, setup);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fen_with(&self, notation: CastlingNotation) -> Result<String, SetupTextError> {
+        self.check_writable()?;
+        let text = self.write(notation);
+        let castling_field = text.split(' ').nth(2).expect("six fields");
+        match parse_castling(castling_field, self) {
+            Ok(cells) if cells == self.castling => Ok(text),
+            _ => Ok(self.write(CastlingNotation::Shredder)),
+        }
+    }
+
+    /// The position text, castling rights in X-FEN (`KQkq` for classic positions); see
+    /// [`Setup::fen_with`].
+    ///
+    /// # Errors
+    /// As [`Setup::fen_with`].
+    pub fn fen(&self) -> Result<String, SetupTextError> {
+        self.fen_with(CastlingNotation::XFen)
+    }
+
+    fn check_writable(&self) -> Result<(), SetupTextError> {
+        let g = self.shape.geometry();
+        if self.board.len() != g.cells() {
+            return Err(SetupTextError::BoardSize { shape: self.shape, expected: g.cells(), found: self.board.len() });
+        }
+        let n = g.side() as u8;
+        for (i, &rook) in self.castling.iter().enumerate() {
+            let err = |reason| SetupTextError::Castling {
+                cell: if g.contains(rook) { g.cell_name(rook) } else { rook.to_string() },
+                reason,
+            };
+            if self.shape != Shape::CHESS {
+                return Err(err("there is no castling on this board (only on 8×8)"));
+            }
+            if !g.contains(rook) {
+                return Err(err("the cell is not on the board"));
+            }
+            if g.coord(rook, 1) != 1 && g.coord(rook, 1) != n {
+                return Err(err("a castling rook stands on its back rank"));
+            }
+            if self.castling[..i].contains(&rook) || self.castling.get(i + 1).is_some_and(|&next| next < rook) {
+                return Err(err("the rights must be distinct and in cell order"));
+            }
+        }
+        match (self.en_passant, self.en_passant_pawn) {
+            (Some(target), _) if !g.contains(target) => Err(SetupTextError::EnPassant("the cell is not on the board")),
+            (_, Some(pawn)) if !g.contains(pawn) => Err(SetupTextError::EnPassant("the pawn is not on the board")),
+            (None, Some(_)) => Err(SetupTextError::EnPassant("a pawn is named but no en passant cell")),
+            (Some(_), Some(_)) if g.dims() < 3 => {
+                Err(SetupTextError::EnPassant("a 2D text names the en passant cell only, not the pawn"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the text of a setup that [`Setup::check_writable`] accepts (or of a valid position).
+    pub(crate) fn write(&self, notation: CastlingNotation) -> String {
         let g = self.shape.geometry();
         let d = g.dims();
         let n = g.side();
@@ -370,24 +475,17 @@ impl Setup {
         out.push_str(&self.castling_text(notation));
         out.push(' ');
         match self.en_passant {
-            Some(c) if c.index() < g.cells() => {
+            Some(c) => {
                 out.push_str(&g.cell_name(c));
-                // The pawn too, only where the target alone is ambiguous.
-                if let Some(pawn) = self.en_passant_pawn.filter(|p| p.index() < g.cells()) {
-                    if crate::position::en_passant_candidates(self, c).len() > 1 {
-                        out.push_str(&g.cell_name(pawn));
-                    }
+                // The pawn too when it is named (a position names it only where the cell alone is ambiguous).
+                if let Some(pawn) = self.en_passant_pawn {
+                    out.push_str(&g.cell_name(pawn));
                 }
             }
-            _ => out.push('-'),
+            None => out.push('-'),
         }
         write!(out, " {} {}", self.halfmove, self.fullmove).expect("write to String");
         out
-    }
-
-    /// The position text, castling rights in X-FEN (`KQkq` for classic positions).
-    pub fn fen(&self) -> String {
-        self.fen_with(CastlingNotation::XFen)
     }
 
     fn castling_text(&self, notation: CastlingNotation) -> String {
@@ -471,12 +569,12 @@ impl Position {
 
     /// The position text: FEN in 2D (castling in X-FEN, which is `KQkq` for classic positions), TFEN in 4D.
     pub fn fen(&self) -> String {
-        self.to_setup().fen()
+        self.fen_with(CastlingNotation::XFen)
     }
 
     /// The position text with castling rights in the chosen notation.
     pub fn fen_with(&self, notation: CastlingNotation) -> String {
-        self.to_setup().fen_with(notation)
+        self.to_setup().write(notation)
     }
 }
 

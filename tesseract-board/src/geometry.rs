@@ -1,6 +1,6 @@
 //! The shape of a board: axes, cells, directions, knight leaps, and the padded mailbox.
 //!
-//! A board has `d` axes (1 to 4) of side `n` (2 to 9). Cells are numbered exactly as RULES.md §1 says,
+//! A board has `d` axes (1 to 4) of side `n` (3 to 9; on a side of 2 the kings would always touch). Cells are numbered exactly as RULES.md §1 says,
 //! `idx = (x−1) + n·(y−1) + n²·(z−1) + n³·(w−1)`, and that number is a [`Cell`].
 //!
 //! Move generators do not walk cells by coordinates: they walk a *padded mailbox*, a copy of the board
@@ -21,8 +21,9 @@ pub const PADDING: usize = 2;
 pub const MAX_DIMS: usize = 4;
 /// The largest side a board may have (cells in text are single digits 1..9).
 pub const MAX_SIDE: u8 = 9;
-/// The smallest side a board may have.
-pub const MIN_SIDE: u8 = 2;
+/// The smallest side a board may have: 3. On a side of 2 every two cells touch, so the two kings would
+/// always attack each other and no position would be valid.
+pub const MIN_SIDE: u8 = 3;
 
 /// Names of the axes, in index order.
 pub const AXIS_NAMES: [char; MAX_DIMS] = ['x', 'y', 'z', 'w'];
@@ -50,9 +51,14 @@ pub enum ShapeError {
     /// The number of axes is not in 1..=4.
     #[error("a board has 1 to {MAX_DIMS} axes, not {0}")]
     Dims(usize),
-    /// The side is not in 2..=9.
-    #[error("a board's side is {MIN_SIDE} to {MAX_SIDE} cells, not {0}")]
+    /// The side is not in 3..=9 (a side of 2 has no valid position: the kings always touch).
+    #[error("a board's side is {MIN_SIDE} to {MAX_SIDE} cells, not {side}{hint}", side = .0, hint = side_hint(*.0))]
     Side(usize),
+}
+
+/// Why a side of 2, the one natural-looking side below the range, is not supported.
+fn side_hint(side: usize) -> &'static str {
+    if side == 2 { " (on a side of 2 the two kings would always touch)" } else { "" }
 }
 
 impl Shape {
@@ -65,7 +71,7 @@ impl Shape {
     /// Four Tac Toe: 4 axes of side 3.
     pub const FOUR_TAC_TOE: Shape = Shape { dims: 4, side: 3 };
 
-    /// A shape of `dims` axes (1..=4) and side `side` (2..=9).
+    /// A shape of `dims` axes (1..=4) and side `side` (3..=9).
     ///
     /// # Errors
     /// [`ShapeError`] when either number is out of range.
@@ -292,6 +298,13 @@ impl Geometry {
     #[inline]
     pub fn cells(&self) -> usize {
         self.to_padded.len()
+    }
+
+    /// Whether `cell` is a cell of this board (its index is below [`Geometry::cells`]). The methods that
+    /// take a [`Cell`] expect one of the board's cells, and panic on another; check untrusted cells here.
+    #[inline]
+    pub fn contains(&self, cell: Cell) -> bool {
+        cell.index() < self.cells()
     }
 
     /// Every cell, in index order.

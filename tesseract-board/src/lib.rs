@@ -78,7 +78,7 @@ mod text_move;
 pub mod zobrist;
 
 pub use cell::{Cell, Move};
-pub use fen::{CastlingNotation, FenError, FromFenError};
+pub use fen::{CastlingNotation, FenError, FromFenError, SetupTextError};
 pub use geometry::{Direction, Geometry, Leap, Shape, ShapeError};
 pub use piece::{Color, Piece, Role};
 pub use position::{Castling, CastlingMode, CastlingSide, EnPassant, MAX_MOVES, Position, Undo};

@@ -24,6 +24,16 @@ pub enum MoveError {
         /// The move text.
         text: String,
     },
+    /// A [`Move`] names a cell index outside the board.
+    #[error("the move's {which} cell (index {index}) is not on this board of {cells} cells")]
+    CellOffBoard {
+        /// `from` or `to`.
+        which: &'static str,
+        /// The cell's index.
+        index: usize,
+        /// The board's number of cells.
+        cells: usize,
+    },
     /// The text names no legal move here.
     #[error("{text} is not a legal move here: {reason}")]
     Illegal {
@@ -56,7 +66,8 @@ pub trait Legal {
     /// Plays `m` if it is legal and returns its undo; otherwise changes nothing.
     ///
     /// # Errors
-    /// [`MoveError::Illegal`] for a move not in the legal list.
+    /// [`MoveError::CellOffBoard`] for a move naming a cell outside the board, [`MoveError::Illegal`] for a
+    /// move not in the legal list.
     fn play(&mut self, m: Move) -> Result<Undo, MoveError>;
 
     /// Resolves a text move into the legal move it names here.
@@ -94,6 +105,12 @@ impl Legal for Position {
     }
 
     fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
+        let g = self.geometry();
+        for (which, cell) in [("from", m.from), ("to", m.to)] {
+            if !g.contains(cell) {
+                return Err(MoveError::CellOffBoard { which, index: cell.index(), cells: g.cells() });
+            }
+        }
         if !self.is_legal(m) {
             return Err(MoveError::Illegal {
                 text: TextMove::from_move(m, self).to_string(),

@@ -15,7 +15,7 @@ fn setup(text: &str) -> Setup {
 fn perfts(s: &Setup, expected: &[u64]) {
     for (i, &want) in expected.iter().enumerate() {
         let depth = i as u32 + 1;
-        assert_eq!(naive::perft(s, depth), want, "perft({depth}) of {}", s.fen());
+        assert_eq!(naive::perft(s, depth), want, "perft({depth}) of {}", s.fen().expect("a readable setup"));
     }
 }
 
