@@ -12,6 +12,11 @@
 //! idea that lists the themes found, followed by a blank line; progress goes to stderr, and the last line
 //! on stdout is `candidates K tries T`. The same arguments give the same candidates.
 //!
+//! `--tries` bounds a run: each try draws at most 1,000 setups looking for a valid position (a try that
+//! finds none counts as a try, and the last line on stderr tells how many did), and the solver stops a
+//! try at `--node-limit` nodes. A recipe that cannot mate (`--white ""`) or that has more than 63 pieces a
+//! side is refused.
+//!
 //! Solve mode prints every first move that mates in N or fewer (one per line, in the move text of
 //! RULES.md §4, sorted), then a last line `keys K` (`keys 0` when there is none). The search is exhaustive
 //! over every legal move.
@@ -132,7 +137,13 @@ fn compose(args: &Args) -> Result<(), String> {
             eprintln!("candidate {found} at try {} ({:.1?})", composer.tries, started.elapsed());
         }
     }
-    eprintln!("{} tries, {} abandoned at the node limit, {:.1?}", composer.tries, composer.aborted, started.elapsed());
+    eprintln!(
+        "{} tries, {} abandoned at the node limit, {} without a valid position, {:.1?}",
+        composer.tries,
+        composer.aborted,
+        composer.no_position,
+        started.elapsed()
+    );
     println!("candidates {found} tries {}", composer.tries);
     Ok(())
 }

@@ -10,15 +10,21 @@
 //! ```
 //!
 //! Commands are read from standard input, one per line, so a game can be scripted through a pipe; the end
-//! of input ends the game. The game logic is the library's ([`tesseract::tactoe`]); this file only talks.
+//! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. The game
+//! logic is the library's ([`tesseract::tactoe`]); this file only talks.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use tesseract::tactoe::{
     Claim, Contestant, Engine, Game, Lines, Player, Strength, cell_name, parse_cell, play_match, selfplay,
 };
+
+use lines::{Line, LineReader};
+
+#[path = "common/lines.rs"]
+mod lines;
 
 /// Four Tac Toe: claim cells of a 3×3×3×3 board (the centre 2222 is forbidden); every line of three you
 /// complete scores a point; after 80 claims the higher score wins.
@@ -163,8 +169,7 @@ commands:
 fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
     let mut engine = Engine::new(strength(level));
     let mut game = Game::new();
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
+    let mut input = LineReader::new(io::stdin().lock());
     let mut out = io::stdout().lock();
     writeln!(out, "Four Tac Toe. Type `help` for commands.")?;
     match engine_side {
@@ -172,7 +177,6 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
         None => writeln!(out, "Two players, X first.")?,
     }
     write!(out, "{game}")?;
-    let mut line = String::new();
     loop {
         if game.is_over() {
             let outcome = game.outcome().expect("the game is over");
@@ -191,13 +195,23 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
         }
         write!(out, "{}> ", game.to_move())?;
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out)?;
-            writeln!(out, "End of input: leaving the game.")?;
-            writeln!(out, "{}", final_line(&game))?;
-            return Ok(());
-        }
+        let line = match input.next_line()? {
+            Some(Line::Text(line)) => line,
+            Some(Line::NotUtf8) => {
+                writeln!(out, "that line is not UTF-8 text: type a cell like 1323, or `help`")?;
+                continue;
+            }
+            Some(Line::TooLong) => {
+                writeln!(out, "that line is longer than {} bytes and was skipped: type `help`", lines::MAX_LINE)?;
+                continue;
+            }
+            None => {
+                writeln!(out)?;
+                writeln!(out, "End of input: leaving the game.")?;
+                writeln!(out, "{}", final_line(&game))?;
+                return Ok(());
+            }
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => {}

@@ -21,7 +21,13 @@
 //! Elo difference with a 95% confidence interval (normal approximation over the game scores), and per
 //! player the mean thinking time, depth and nodes per move. `--first-game` and `--games` select a range of
 //! the game sequence, so a long match can be run in parts and the parts added up.
+//!
+//! Ranges: `--games` 1 to 1,000,000 and `--first-game` 0 to 1,000,000 (a game's number then always fits
+//! its seed); `--adjudicate` at least 1; `--opening-plies` at most 1,000. No more threads start than
+//! there are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a message on
+//! stderr and exit code 2.
 
+use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -43,10 +49,10 @@ struct Args {
     /// Player B.
     #[arg(long)]
     b: String,
-    /// Number of games (rounded up to an even number: openings are played twice).
+    /// Number of games, 1 to 1000000 (rounded up to an even number: openings are played twice).
     #[arg(long, default_value_t = 40)]
     games: usize,
-    /// The first game of the sequence to play (to split a match into parts).
+    /// The first game of the sequence to play, 0 to 1000000 (to split a match into parts).
     #[arg(long, default_value_t = 0)]
     first_game: usize,
     /// Start positions, comma-separated, cycled over the openings: light, standard, dense, classic,
@@ -56,7 +62,7 @@ struct Args {
     /// The match seed (openings, game seeds).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Random plies played from the start position to vary the openings.
+    /// Random plies played from the start position to vary the openings (at most 1000).
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
     /// Worker threads (default: every core).
@@ -65,12 +71,38 @@ struct Args {
     /// A game still running after this many plies is a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Adjudicate a win when four engine scores in a row are at least this many centipawns one way.
+    /// Adjudicate a win when four engine scores in a row are at least this many centipawns one way (at
+    /// least 1).
     #[arg(long, default_value_t = 1000)]
     adjudicate: i32,
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+}
+
+/// The most games one run plays, and the highest first game: far beyond any real match, and small enough
+/// that game numbers never overflow.
+const MAX_GAMES: usize = 1_000_000;
+
+/// The checks of the numeric arguments that clap's types do not make: each as `--flag: message`.
+fn check_ranges(args: &Args) -> Result<(), String> {
+    let within = |flag: &str, value: usize, range: RangeInclusive<usize>| {
+        if range.contains(&value) {
+            Ok(())
+        } else {
+            Err(format!("{flag}: expected {} to {}, not {value}", range.start(), range.end()))
+        }
+    };
+    if args.games == 0 {
+        return Err("--games: expected at least 1".to_string());
+    }
+    within("--games", args.games, 1..=MAX_GAMES)?;
+    within("--first-game", args.first_game, 0..=MAX_GAMES)?;
+    within("--opening-plies", args.opening_plies, 0..=1000)?;
+    if args.adjudicate < 1 {
+        return Err(format!("--adjudicate: expected at least 1 centipawn, not {}", args.adjudicate));
+    }
+    Ok(())
 }
 
 /// Who plays, and how.
@@ -257,6 +289,10 @@ fn elo(p: f64) -> f64 {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Err(e) = check_ranges(&args) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let specs = match (Spec::parse(&args.a), Spec::parse(&args.b)) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {
@@ -272,52 +308,53 @@ fn main() -> ExitCode {
             }
         }
     }
-    if args.games == 0 {
-        eprintln!("error: --games: expected at least 1");
-        return ExitCode::from(2);
-    }
     let games = args.games.div_ceil(2) * 2;
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, games);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Played>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let started = Instant::now();
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(s, || {
-                    let mut searchers = [Searcher::new(1), Searcher::new(1)];
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= games || failure.lock().expect("lock").is_some() {
-                            break;
-                        }
-                        let index = args.first_game + k;
-                        match play_game(&args, index, [&specs[0], &specs[1]], &mut searchers) {
-                            Ok(p) => {
-                                if !args.quiet {
-                                    let (w, b) = if index % 2 == 0 { (&args.a, &args.b) } else { (&args.b, &args.a) };
-                                    let result = match p.white_score {
-                                        1.0 => "1-0",
-                                        0.0 => "0-1",
-                                        _ => "1/2-1/2",
-                                    };
-                                    println!(
-                                        "game {:>3}: {w} - {b}: {result} ({}, {} plies) opening {}",
-                                        index + 1,
-                                        p.reason,
-                                        p.plies,
-                                        p.opening
-                                    );
-                                }
-                                results.lock().expect("lock").push(p);
-                            }
-                            Err(e) => *failure.lock().expect("lock") = Some(e),
-                        }
+        for worker in 0..threads {
+            let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, || {
+                let mut searchers = [Searcher::new(1), Searcher::new(1)];
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= games || failure.lock().expect("lock").is_some() {
+                        break;
                     }
-                })
-                .expect("a worker thread starts");
+                    let index = args.first_game + k;
+                    match play_game(&args, index, [&specs[0], &specs[1]], &mut searchers) {
+                        Ok(p) => {
+                            if !args.quiet {
+                                let (w, b) = if index % 2 == 0 { (&args.a, &args.b) } else { (&args.b, &args.a) };
+                                let result = match p.white_score {
+                                    1.0 => "1-0",
+                                    0.0 => "0-1",
+                                    _ => "1/2-1/2",
+                                };
+                                println!(
+                                    "game {:>3}: {w} - {b}: {result} ({}, {} plies) opening {}",
+                                    index + 1,
+                                    p.reason,
+                                    p.plies,
+                                    p.opening
+                                );
+                            }
+                            results.lock().expect("lock").push(p);
+                        }
+                        Err(e) => *failure.lock().expect("lock") = Some(e),
+                    }
+                }
+            });
+            // The workers that did start share out every game; none at all is an error.
+            if let Err(e) = spawned {
+                if worker == 0 {
+                    *failure.lock().expect("lock") = Some(format!("cannot start a worker thread: {e}"));
+                }
+                break;
+            }
         }
     });
     if let Some(e) = failure.into_inner().expect("lock") {

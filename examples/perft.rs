@@ -8,6 +8,9 @@
 //! Prints one line `<move> <count>` per first move with `--divide` (moves in the text of RULES.md §4,
 //! sorted), then, as the last line on stdout, `nodes <N>`. A progress bar appears on stderr when a run
 //! lasts more than a second. Malformed input: a message on stderr and exit code 2.
+//!
+//! `--hash MB` takes 0 (no table, the default) to 65536 megabytes; a table whose memory cannot be had is
+//! refused before counting, with exit code 2.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -49,7 +52,8 @@ struct Args {
     /// Moves to play from the position before counting, in the text of RULES.md §4, separated by spaces.
     #[arg(long, default_value = "")]
     moves: String,
-    /// Megabytes of shared transposition table for the fast generator (0: none, exact by construction).
+    /// Megabytes of shared transposition table for the fast generator, 0 to 65536 (0: none, exact by
+    /// construction).
     #[arg(long, default_value_t = 0)]
     hash: usize,
 }
@@ -71,6 +75,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(e) = check_hash(args.hash) {
+        eprintln!("error: --hash: {e}");
+        return ExitCode::from(2);
+    }
     if let Some(threads) = args.threads {
         if threads == 0 || rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().is_err() {
             eprintln!("error: --threads: expected a positive number of threads");
@@ -93,6 +101,20 @@ fn main() -> ExitCode {
     }
     println!("nodes {total}");
     ExitCode::SUCCESS
+}
+
+/// The largest `--hash`, in megabytes (as for `bestmove` and `match`).
+const MAX_HASH_MB: usize = 65_536;
+
+/// Whether a perft table of `mb` megabytes is in range and its memory can be had. The generator's table
+/// allocates at most `mb` megabytes and aborts the process if it cannot, so the memory is asked for here
+/// first, and given back, with an error for an answer instead of an abort.
+fn check_hash(mb: usize) -> Result<(), String> {
+    if mb > MAX_HASH_MB {
+        return Err(format!("expected 0 to {MAX_HASH_MB} megabytes, not {mb}"));
+    }
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(mb << 20).map_err(|_| format!("cannot allocate a table of {mb} MB"))
 }
 
 /// The count under every first move, computed in parallel over first moves.

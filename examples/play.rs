@@ -12,15 +12,32 @@
 //! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
 //! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
 //! Colours are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set.
+//!
+//! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
+//! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
+//! `quit` or the end of input stops them between moves (cutting short a search under way); other lines
+//! typed meanwhile are taken in order afterwards. `save` writes a temporary file in the same folder and
+//! renames it over the target, so a failed save leaves an earlier file as it was. `--load` and `load`
+//! read at most 16 MiB (a larger file is refused) and accept a UTF-8 byte-order mark.
 
-use std::collections::HashMap;
-use std::io::{BufRead, IsTerminal, Write};
+use std::collections::{HashMap, VecDeque};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver};
 
 use clap::Parser;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::legal_moves;
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
+
+use lines::{Line, LineReader};
+
+#[path = "common/files.rs"]
+mod files;
+#[path = "common/lines.rs"]
+mod lines;
 
 #[derive(Parser, Debug)]
 #[command(about = "Play Tesseract (4D chess), chess or Chess960 in the terminal")]
@@ -83,6 +100,60 @@ struct Ui {
     searcher: Searcher,
     color: bool,
     out: std::io::Stdout,
+    input: Input,
+}
+
+/// Standard input, read by a thread of its own so that a game between two engines can notice `quit` and
+/// the end of input while it plays. `None` stands for the end of input (or a read error). At most
+/// [`READ_AHEAD`] lines wait in the channel and as many in `pending`, so memory stays bounded whatever
+/// comes in (a `quit` behind more lines than that is seen once the game ends).
+struct Input {
+    lines: Receiver<Option<Line>>,
+    /// Lines received but not yet taken, in order.
+    pending: VecDeque<Option<Line>>,
+}
+
+/// Lines read ahead of the game, at most (in each of the channel and the queue).
+const READ_AHEAD: usize = 64;
+
+impl Input {
+    fn stdin() -> Input {
+        let (send, lines) = mpsc::sync_channel(READ_AHEAD);
+        std::thread::spawn(move || {
+            let mut reader = LineReader::new(std::io::stdin().lock());
+            loop {
+                let line = reader.next_line().ok().flatten();
+                let end = line.is_none();
+                if send.send(line).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Input { lines, pending: VecDeque::new() }
+    }
+
+    /// The next line, waiting for it; `None` at the end of input (and ever after).
+    fn next(&mut self) -> Option<Line> {
+        match self.pending.pop_front() {
+            Some(line) => line,
+            None => self.lines.recv().ok().flatten(),
+        }
+    }
+
+    /// Whether a `quit` (or the end of input) has come in and waits to be taken; does not wait.
+    fn quit_pending(&mut self) -> bool {
+        while self.pending.len() < READ_AHEAD {
+            match self.lines.try_recv() {
+                Ok(line) => self.pending.push_back(line),
+                Err(_) => break,
+            }
+        }
+        self.pending.iter().any(|line| match line {
+            None => true,
+            Some(Line::Text(text)) => matches!(text.split_whitespace().next(), Some("quit" | "exit" | "q")),
+            Some(_) => false,
+        })
+    }
 }
 
 /// The colour that plays the move of index `ply` (from 0) of a game from `start`.
@@ -248,11 +319,23 @@ impl Ui {
         Marks { last: self.game.moves().last().copied(), ..Marks::default() }
     }
 
-    /// The engine plays the side to move.
-    fn engine_move(&mut self, tier: Tier) {
+    /// Whether both sides are engines (the game plays itself).
+    fn engines_only(&self) -> bool {
+        self.players.iter().all(|p| matches!(p, Player::Engine(_)))
+    }
+
+    /// The engine plays the side to move. When both sides are engines, a `quit` or the end of input
+    /// stops the search, and no move is played: returns whether a move was played.
+    fn engine_move(&mut self, tier: Tier) -> bool {
         let pos = self.game.position().clone();
         self.say(&format!("The {tier} engine is thinking..."));
+        let watch = self.engines_only();
+        let stop = self.searcher.stop_flag();
+        let input = &mut self.input;
         let result = self.game.think(&mut self.searcher, tier, |info| {
+            if watch && input.quit_pending() {
+                stop.store(true, Ordering::Relaxed);
+            }
             // Each finished iteration, as it comes.
             let mut out = std::io::stdout();
             let _ = writeln!(
@@ -266,7 +349,10 @@ impl Ui {
             );
             let _ = out.flush();
         });
-        let Some(m) = result.best_move else { return };
+        if watch && self.input.quit_pending() {
+            return false;
+        }
+        let Some(m) = result.best_move else { return false };
         if result.stop == StopReason::Time {
             self.say(&format!(
                 "(The {tier} engine's wall-clock guard of {} s stopped this search before its node budget: this \
@@ -282,6 +368,7 @@ impl Ui {
             result.nodes,
             score_text(result.score)
         ));
+        true
     }
 
     fn list_moves(&mut self, arg: Option<&str>) {
@@ -345,7 +432,7 @@ impl Ui {
         let record = self.game.record(self.players[0], self.players[1]);
         let result = serde_json::to_string_pretty(&record)
             .map_err(|e| e.to_string())
-            .and_then(|json| std::fs::write(path, json + "\n").map_err(|e| e.to_string()));
+            .and_then(|json| files::write_atomic(Path::new(path), (json + "\n").as_bytes()).map_err(|e| e.to_string()));
         match result {
             Ok(()) => self.say(&format!("Saved {} moves to {path}.", record.moves.len())),
             Err(e) => self.say(&format!("Could not save to {path}: {e}")),
@@ -354,8 +441,7 @@ impl Ui {
 
     /// Loads a saved game (and says so), or returns why it could not, leaving the game as it was.
     fn load(&mut self, path: &str, verify: bool) -> Result<(), String> {
-        let record: GameRecord = std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
+        let record: GameRecord = files::read_text(Path::new(path))
             .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
             .map_err(|e| format!("Could not load {path}: {e}"))?;
         let players = [record.white, record.black];
@@ -439,9 +525,13 @@ impl Ui {
         }
     }
 
-    /// Plays engine moves until a human is to move or the game ends; draws the board.
+    /// Plays engine moves until a human is to move or the game ends, and draws the board. When both sides
+    /// are engines, a `quit` or the end of input stops the game between moves.
     fn advance(&mut self) {
         loop {
+            if self.engines_only() && self.input.quit_pending() {
+                return;
+            }
             if let Some(end) = self.game.status() {
                 let marks = self.last_marks();
                 self.show(&marks);
@@ -449,7 +539,11 @@ impl Ui {
                 return;
             }
             match player_of(self.game.position().turn(), &self.players) {
-                Player::Engine(tier) => self.engine_move(tier),
+                Player::Engine(tier) => {
+                    if !self.engine_move(tier) {
+                        return;
+                    }
+                }
                 Player::Human => {
                     let marks = self.last_marks();
                     self.show(&marks);
@@ -497,7 +591,14 @@ fn main() -> ExitCode {
         }
     };
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut ui = Ui { game: Game::new(pos, seed), players, searcher: Searcher::new(1), color, out: std::io::stdout() };
+    let mut ui = Ui {
+        game: Game::new(pos, seed),
+        players,
+        searcher: Searcher::new(1),
+        color,
+        out: std::io::stdout(),
+        input: Input::stdin(),
+    };
     if let Some(path) = &args.load {
         if let Err(e) = ui.load(path, false) {
             eprintln!("error: {e}");
@@ -515,20 +616,25 @@ fn main() -> ExitCode {
         ui.game.seed()
     ));
     ui.advance();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
     loop {
         let turn = ui.game.position().turn();
         let prompt = if ui.game.status().is_some() { "game over> ".to_string() } else { format!("{turn}> ") };
         let _ = write!(ui.out, "{prompt}");
         let _ = ui.out.flush();
-        let line = match lines.next() {
-            Some(Ok(line)) => line,
-            Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+        let line = match ui.input.next() {
+            Some(Line::Text(line)) => line,
+            Some(Line::NotUtf8) => {
                 ui.say("That line is not UTF-8 text; type help for the commands.");
                 continue;
             }
-            _ => {
+            Some(Line::TooLong) => {
+                ui.say(&format!(
+                    "That line is longer than {} bytes and was skipped; type help for the commands.",
+                    lines::MAX_LINE
+                ));
+                continue;
+            }
+            None => {
                 ui.say("");
                 break;
             }

@@ -188,3 +188,131 @@ fn garbage_input_never_crashes() {
         assert!(!stderr.contains("panicked"), "{start}: {stderr}");
     }
 }
+
+/// A fresh empty folder for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = temp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs play with `args` and `input`, at most a minute.
+fn play_within(args: &[&str], input: &[u8]) -> Output {
+    let mut command = Command::new(example("play"));
+    command.args(args);
+    common::run_within(command, input.to_vec(), std::time::Duration::from_secs(60))
+}
+
+#[test]
+fn two_engines_stop_at_quit_or_the_end_of_input() {
+    // Issue 11 item 9: with two engine players the game played to its end whatever the input said.
+    let engines = ["--start", "classic", "--white", "beginner", "--black", "beginner", "--seed", "1", "--no-color"];
+    for input in ["quit\n", ""] {
+        let out = play_within(&engines, input.as_bytes());
+        let text = stdout(&out);
+        assert!(out.status.success(), "{input:?}: {text}");
+        assert!(text.contains("white beginner vs black beginner"), "{input:?}: {text}");
+        assert!(!text.contains("Game over"), "{input:?}: the engines played on: {text}");
+    }
+    // The same for a loaded game between engines; lines before the `quit` are still answered, in order.
+    let dir = temp_dir("engines");
+    let record = dir.join("engines.json");
+    std::fs::write(
+        &record,
+        r#"{"start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "seed": 2, "white": "beginner", "black": "beginner", "moves": ["e2e4"]}"#,
+    )
+    .unwrap();
+    let out = play_within(&["--load", record.to_str().unwrap(), "--no-color"], b"fen\nquit\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Loaded "), "{text}");
+    let answer = text.lines().skip_while(|l| !l.ends_with("> fen")).nth(1).unwrap_or_default();
+    assert_eq!(answer.split(' ').count(), 6, "the fen line is echoed, then answered: {text}");
+    assert!(!text.contains("Game over"), "the engines played on: {text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_failed_save_leaves_the_old_file_as_it_was() {
+    // Issue 11 item 10: `save` truncated the file before writing it. Here no file may grow past 0 bytes
+    // (`ulimit -f 0`, which binds root too), so writing the new game fails; the old save must survive.
+    let dir = temp_dir("atomic");
+    let save = dir.join("game.json");
+    let old = r#"{"start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "seed": 1, "white": "human", "black": "human", "moves": ["e2e4"]}"#;
+    std::fs::write(&save, old).unwrap();
+    let script = format!("e2e4\ne7e5\nsave {}\nquit\n", save.display());
+    let args = ["--start", "classic", "--two-players", "--no-color"];
+    let command = common::example_under_shell("play", "trap '' XFSZ; ulimit -f 0", &args);
+    let out = common::run_within(command, script.into_bytes(), std::time::Duration::from_secs(60));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("Could not save to {}: ", save.display())), "{text}");
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), old);
+    let names = |dir: &PathBuf| -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&dir), ["game.json"], "no temporary file is left behind");
+    // A save that can be written replaces the old file whole, and leaves nothing else.
+    let out = play(&args, &format!("e2e4\ne7e5\nsave {}\nquit\n", save.display()));
+    assert!(stdout(&out).contains("Saved 2 moves to"), "{}", stdout(&out));
+    let json = std::fs::read_to_string(&save).unwrap();
+    assert!(json.contains("\"e7e5\"") && json.ends_with("}\n"), "{json}");
+    assert_eq!(names(&dir), ["game.json"]);
+    // A folder that is a regular file: a clear message, and the game goes on.
+    let blocker = dir.join("blocker");
+    std::fs::write(&blocker, "").unwrap();
+    let out = play(&args, &format!("save {}/game.json\ne2e4\nquit\n", blocker.display()));
+    let text = stdout(&out);
+    assert!(text.contains(&format!("Could not save to {}/game.json: ", blocker.display())), "{text}");
+    assert!(text.contains("white plays e2e4."), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn loading_is_capped_and_takes_a_byte_order_mark() {
+    // Issue 11 item 16: `--load /dev/zero` read until memory ran out (here a 100 MB address-space limit
+    // stands for that); a larger-than-sane file is refused naming the file and the cap; a UTF-8 byte-order
+    // mark is no obstacle.
+    let command = common::example_under_shell("play", "ulimit -v 100000", &["--load", "/dev/zero", "--no-color"]);
+    let out = common::run_within(command, b"quit\n".to_vec(), std::time::Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("Could not load /dev/zero: the file is larger than 16 MiB"), "{stderr}");
+    let dir = temp_dir("load");
+    let big = dir.join("big.json");
+    std::fs::File::create(&big).unwrap().set_len((16 << 20) + 1).unwrap();
+    let out = play(&["--two-players", "--no-color"], &format!("load {}\nquit\n", big.display()));
+    let text = stdout(&out);
+    assert!(text.contains(&format!("Could not load {}: the file is larger than 16 MiB", big.display())), "{text}");
+    let bom = dir.join("bom.json");
+    let record = r#"{"start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "seed": 4, "white": "human", "black": "human", "moves": ["e2e4", "e7e5"]}"#;
+    std::fs::write(&bom, format!("\u{feff}{record}\n")).unwrap();
+    let out = play(&["--load", bom.to_str().unwrap(), "--no-color"], "history\nquit\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&format!("Loaded {}: 2 moves, human vs human, seed 4.", bom.display())), "{text}");
+    assert!(text.contains("e2e4 e7e5"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn long_lines_are_answered_and_skipped_without_being_kept() {
+    // Issue 11 item 16: a 128 MiB line under a 100 MB address-space limit; the cap is 4096 bytes.
+    let mut input = format!("{:<4096}\n{:<4097}\n", "history", "history").into_bytes();
+    input.extend(std::iter::repeat_n(b'9', 128 << 20));
+    input.extend(b"\ne2e4\n");
+    let args = ["--start", "classic", "--two-players", "--no-color"];
+    let command = common::example_under_shell("play", "ulimit -v 100000", &args);
+    let out = common::run_within(command, input, std::time::Duration::from_secs(120));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let skipped = "white> That line is longer than 4096 bytes and was skipped; type help for the commands.";
+    assert_eq!(text.matches(skipped).count(), 2, "{text}");
+    assert!(text.contains("No moves yet."), "a line of exactly 4096 bytes is read: {text}");
+    assert!(text.contains("white plays e2e4."), "{text}");
+}

@@ -148,3 +148,33 @@ fn malformed_input_exits_2_with_a_message() {
         assert!(!out.stderr.is_empty(), "{name} {args:?}");
     }
 }
+
+#[test]
+fn compose_ends_after_its_tries_when_no_position_can_stand() {
+    // Issue 11 item 6: a recipe that can never give a valid position spun forever. Sixteen queens within
+    // one cell of a king in a corner (fifteen cells) can never be placed: each try gives up after its
+    // draws, and `--tries` ends the run.
+    let args = ["--n", "1", "--tries", "3", "--corner", "--reach", "1", "--white", "QQQQQQQQQQQQQQQQ"];
+    let mut command = std::process::Command::new(common::example("compose"));
+    command.args(args);
+    let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout(&out), "candidates 0 tries 3\n");
+    assert!(stderr.contains("3 tries, 0 abandoned at the node limit, 3 without a valid position"), "{stderr}");
+    // Recipes that can never mate, or never stand, are refused at once.
+    let queens = "Q".repeat(100);
+    for (white, message) in [
+        ("", "the attacker needs a piece besides its king"),
+        (&queens[..], "the attacker has 100 pieces besides its king; a side may have at most 63"),
+    ] {
+        let mut command = std::process::Command::new(common::example("compose"));
+        command.args(["--n", "1", "--tries", "3", "--white", white]);
+        let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(120));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{white:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{white:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+}

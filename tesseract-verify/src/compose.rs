@@ -7,8 +7,10 @@
 //! fixed by a [`Recipe`]); pawns only where pawns may stand. With [`Composer::fill`], each flight cell of
 //! the defending king that no attacker covers then receives one of its own men with that probability: 4D
 //! mates with few pieces need such self-blocks, since a lone king in a corner still has fifteen flight
-//! cells. The position must be valid with the attacker to move, neither king in check. Then the [`MateSolver`], with a node limit so that no
-//! try takes long, asks for the shortest mate; a position is a *candidate* when it is mate in exactly N and
+//! cells. The position must be valid with the attacker to move, neither king in check; a try draws again
+//! until it is, at most [`MAX_DRAWS`] times, and a try that finds none is counted in
+//! [`Composer::no_position`] (so a recipe that can never stand still ends each try). Then the
+//! [`MateSolver`], with a node limit so that no try takes long, asks for the shortest mate; a position is a *candidate* when it is mate in exactly N and
 //! exactly one first move achieves it. The candidate comes with its main line (the longest defence
 //! against the fastest mate), the kind of piece that gives the final mate, and the themes found in it
 //! ([`Theme`]), so a person can write the title and the idea from what the solution really does.
@@ -49,7 +51,9 @@ impl Recipe {
     /// and the defender.
     ///
     /// # Errors
-    /// A message naming the letter that is not a piece (or is a king).
+    /// A message naming the letter that is not a piece (or is a king); or saying that the attacker has no
+    /// piece (a lone king cannot mate), or that a side has more pieces than a position may hold
+    /// ([`Position::max_pieces`], the king included).
     pub fn parse(attackers: &str, defenders: &str) -> Result<Recipe, String> {
         let roles = |text: &str| -> Result<Vec<Role>, String> {
             text.chars()
@@ -60,7 +64,17 @@ impl Recipe {
                 })
                 .collect()
         };
-        Ok(Recipe { attackers: roles(attackers)?, defenders: roles(defenders)? })
+        let recipe = Recipe { attackers: roles(attackers)?, defenders: roles(defenders)? };
+        if recipe.attackers.is_empty() {
+            return Err("the attacker needs a piece besides its king: a lone king cannot mate".to_string());
+        }
+        let max = Position::max_pieces(Shape::TESSERACT) - 1;
+        for (side, count) in [("attacker", recipe.attackers.len()), ("defender", recipe.defenders.len())] {
+            if count > max {
+                return Err(format!("the {side} has {count} pieces besides its king; a side may have at most {max}"));
+            }
+        }
+        Ok(recipe)
     }
 }
 
@@ -184,7 +198,14 @@ pub struct Composer {
     pub tries: u64,
     /// Tries abandoned at the node limit.
     pub aborted: u64,
+    /// Tries that drew no valid position within [`MAX_DRAWS`] draws.
+    pub no_position: u64,
 }
+
+/// The most setups [`Composer::random_position`] draws for one position (one try): far more than a
+/// workable recipe needs (a few draws as a rule, a few dozen at most in our runs), few enough that a
+/// recipe that can never stand ends its try quickly, so `tries` bounds a run.
+pub const MAX_DRAWS: u32 = 1_000;
 
 /// The pieces drawn when no recipe is fixed, with their weights.
 const ATTACKER_POOL: [(Role, u32); 8] = [
@@ -223,6 +244,7 @@ impl Composer {
             node_limit: 2_000_000,
             tries: 0,
             aborted: 0,
+            no_position: 0,
         }
     }
 
@@ -258,10 +280,11 @@ impl Composer {
         })
     }
 
-    /// Draws one valid position: attacker (White) to move, the defender not in check. Retries
-    /// internally until the drawn setup is valid.
-    pub fn random_position(&mut self) -> Position {
-        loop {
+    /// Draws one valid position: attacker (White) to move, neither king in check, the game not over.
+    /// Draws again while the drawn setup is not such a position, at most [`MAX_DRAWS`] times in all;
+    /// `None` when none of them was (as for a recipe that can never stand so, e.g. a hundred queens).
+    pub fn random_position(&mut self) -> Option<Position> {
+        for _ in 0..MAX_DRAWS {
             let recipe = match &self.recipe {
                 Some(r) => r.clone(),
                 None => {
@@ -297,10 +320,11 @@ impl Composer {
             if let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) {
                 if !pos.is_check() && pos.outcome().is_none() && !pos.is_attacked(pos.king(Color::White), Color::Black)
                 {
-                    return pos;
+                    return Some(pos);
                 }
             }
         }
+        None
     }
 
     /// Fills uncovered flight cells of the king on `bk` with its own men (see [`Composer::fill`]).
@@ -363,7 +387,10 @@ impl Composer {
     /// One try: a random position, kept if it is mate in exactly `n` with a unique key.
     pub fn try_one(&mut self) -> Option<Candidate> {
         self.tries += 1;
-        let pos = self.random_position();
+        let Some(pos) = self.random_position() else {
+            self.no_position += 1;
+            return None;
+        };
         if self.checks_first {
             let mut filter = MateSolver::checks_only(self.node_limit);
             if !matches!(filter.shortest_mate(&pos, self.n), Ok(Some(found)) if found == self.n) {

@@ -734,7 +734,7 @@ mod tests {
         composer.reach = 4;
         composer.fill = 80;
         for _ in 0..300 {
-            checks += filter_is_sound(&composer.random_position());
+            checks += filter_is_sound(&composer.random_position().expect("the random recipes stand"));
         }
         // Positions of a random game from the standard start, and the classic start for 2D.
         let mut pos = start::tesseract(start::Army::Standard);

@@ -50,7 +50,7 @@ fn the_solver_agrees_with_the_definition() {
     let deep = if cfg!(debug_assertions) { 0 } else { 12 };
     let mut mates = [0; 3];
     for i in 0..200 {
-        let pos = composer.random_position();
+        let pos = composer.random_position().expect("the recipe stands");
         let mut solver = MateSolver::new();
         for n in 1..=(if i < deep { 2 } else { 1 }) {
             let fast = solver.mates_within(&pos, n).unwrap();
@@ -77,7 +77,7 @@ fn mates_within_is_monotone_and_keys_grow_with_n() {
     composer.reach = 4;
     composer.fill = 90;
     for _ in 0..10 {
-        let pos = composer.random_position();
+        let pos = composer.random_position().expect("the recipe stands");
         let mut solver = MateSolver::new();
         let k1 = solver.keys(&pos, 1).unwrap();
         let k2 = solver.keys(&pos, 2).unwrap();
@@ -97,7 +97,7 @@ fn a_checks_only_mate_is_a_mate_and_the_node_limit_stops_a_search() {
     composer.reach = 4;
     composer.fill = 90;
     for _ in 0..20 {
-        let pos = composer.random_position();
+        let pos = composer.random_position().expect("the recipe stands");
         let mut checks = MateSolver::checks_only(u64::MAX);
         let mut full = MateSolver::new();
         for n in 1..=2 {
@@ -106,7 +106,7 @@ fn a_checks_only_mate_is_a_mate_and_the_node_limit_stops_a_search() {
             }
         }
     }
-    let pos = composer.random_position();
+    let pos = composer.random_position().expect("the recipe stands");
     let mut limited = MateSolver::with_node_limit(10);
     assert!(limited.mates_within(&pos, 3).is_err());
 }

@@ -52,3 +52,55 @@ pub fn run_example(name: &str, args: &[&str], stdin: &str) -> Output {
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
 }
+
+/// An example run by `sh` after the shell line `setup` (such as `ulimit -v 100000`), with `args`.
+pub fn example_under_shell(name: &str, setup: &str, args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(format!("{setup}; exec \"$0\" \"$@\"")).arg(example(name)).args(args);
+    command
+}
+
+/// Runs `command`, feeding it `stdin` (from a thread, so a child that stops reading early does no harm),
+/// and waits for it at most `limit`.
+///
+/// # Panics
+/// When the child is still running after `limit` (it is killed first), or cannot be started.
+pub fn run_within(mut command: Command, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
+    use std::io::Read;
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the child starts");
+    let mut input = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let mut pipe_out = child.stdout.take().expect("piped stdout");
+    let mut pipe_err = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = pipe_out.read_to_end(&mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = pipe_err.read_to_end(&mut v);
+        v
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stdout = out.join().unwrap_or_default();
+            panic!(
+                "still running after {limit:?}; its output so far:\n{}",
+                String::from_utf8_lossy(&stdout[stdout.len().saturating_sub(2000)..])
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    Output { status, stdout: out.join().expect("stdout reader"), stderr: err.join().expect("stderr reader") }
+}

@@ -1,0 +1,57 @@
+//! The match example's command line: out-of-range counts are refused (exit code 2, one line on stderr),
+//! and a short match between random players prints its games and its summary.
+
+mod common;
+
+use std::process::Output;
+
+use common::stdout;
+
+fn run(args: &[&str]) -> Output {
+    common::run_example("match", args, "")
+}
+
+/// A quick match: random players, short games.
+const QUICK: [&str; 6] = ["--a", "random", "--b", "random", "--max-plies", "4"];
+
+#[test]
+fn out_of_range_counts_are_refused() {
+    // Issue 11 item 8: `--games 18446744073709551615` wrapped to 0 games (a NaN score), `--first-game`
+    // wrapped; a negative `--adjudicate` overflowed when negated.
+    for (flag, value) in [
+        ("--games", "18446744073709551615"),
+        ("--games", "1000001"),
+        ("--games", "0"),
+        ("--first-game", "18446744073709551615"),
+        ("--first-game", "1000001"),
+        ("--adjudicate", "-2147483648"),
+        ("--adjudicate", "0"),
+        ("--opening-plies", "1001"),
+    ] {
+        let arg = format!("{flag}={value}");
+        let mut args = QUICK.to_vec();
+        if flag != "--games" {
+            args.extend(["--games", "2"]);
+        }
+        args.push(&arg);
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {stderr}");
+        assert!(out.stdout.is_empty(), "{arg}");
+        assert_eq!(stderr.lines().count(), 1, "{arg}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: {flag}: expected ")), "{arg}: {stderr}");
+    }
+}
+
+#[test]
+fn the_highest_first_game_plays() {
+    let mut args = QUICK.to_vec();
+    args.extend(["--games", "1", "--first-game", "1000000", "--threads", "64"]);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains("game 1000001: random - random: 1/2-1/2 (draw after 4 plies, 4 plies)"), "{text}");
+    assert!(text.contains("game 1000002: random - random: "), "{text}");
+    assert!(text.contains("random vs random: 2 games, +0 =2 -0, score 50.0%, Elo +0"), "{text}");
+    assert!(!text.contains("NaN"), "{text}");
+}
