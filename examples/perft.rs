@@ -75,17 +75,27 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = check_hash(args.hash) {
-        eprintln!("error: --hash: {e}");
+    if args.hash > MAX_HASH_MB {
+        eprintln!("error: --hash: expected 0 to {MAX_HASH_MB} megabytes, not {}", args.hash);
         return ExitCode::from(2);
     }
+    let table = match args.hash {
+        0 => None,
+        mb => match movegen::PerftTable::try_new(mb) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("error: --hash: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     if let Some(threads) = args.threads {
         if threads == 0 || rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().is_err() {
             eprintln!("error: --threads: expected a positive number of threads");
             return ExitCode::from(2);
         }
     }
-    let lines = run(&pos, &args);
+    let lines = run(&pos, &args, table.as_ref());
     let mut total = 0u64;
     let mut texts: Vec<(String, u64)> =
         lines.iter().map(|&(m, n)| (TextMove::from_move(m, &pos).to_string(), n)).collect();
@@ -106,19 +116,8 @@ fn main() -> ExitCode {
 /// The largest `--hash`, in megabytes (as for `bestmove` and `match`).
 const MAX_HASH_MB: usize = 65_536;
 
-/// Whether a perft table of `mb` megabytes is in range and its memory can be had. The generator's table
-/// allocates at most `mb` megabytes and aborts the process if it cannot, so the memory is asked for here
-/// first, and given back, with an error for an answer instead of an abort.
-fn check_hash(mb: usize) -> Result<(), String> {
-    if mb > MAX_HASH_MB {
-        return Err(format!("expected 0 to {MAX_HASH_MB} megabytes, not {mb}"));
-    }
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(mb << 20).map_err(|_| format!("cannot allocate a table of {mb} MB"))
-}
-
 /// The count under every first move, computed in parallel over first moves.
-fn run(pos: &Position, args: &Args) -> Vec<(Move, u64)> {
+fn run(pos: &Position, args: &Args, table: Option<&movegen::PerftTable>) -> Vec<(Move, u64)> {
     if args.depth == 0 {
         return Vec::new();
     }
@@ -141,9 +140,9 @@ fn run(pos: &Position, args: &Args) -> Vec<(Move, u64)> {
         }
     };
     let lines: Vec<(Move, u64)> = match args.generator {
-        Generator::Fast if args.hash > 0 => {
+        Generator::Fast if table.is_some() => {
             // The hashed count shares its table between threads; progress is per first move.
-            let lines = movegen::divide_parallel(pos, args.depth, args.hash);
+            let lines = movegen::divide_with_table(pos, args.depth, table.expect("checked"));
             lines.iter().for_each(|_| tick());
             lines
         }

@@ -106,5 +106,5 @@ fn a_table_that_cannot_be_allocated_is_refused_in_one_line() {
         return;
     }
     let stderr = refused(&perft(&["--start", "classic", "--depth", "1", "--hash", "65536"]));
-    assert_eq!(stderr.trim_end(), "error: --hash: cannot allocate a table of 65536 MB");
+    assert_eq!(stderr.trim_end(), "error: --hash: cannot allocate a perft table of 65536 MB");
 }

@@ -53,5 +53,5 @@ pub use fast::{
     AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
     legal_moves_into, noisy_moves,
 };
-pub use perft::{divide, divide_parallel, perft, perft_parallel};
+pub use perft::{PerftTable, PerftTableError, divide, divide_parallel, divide_with_table, perft, perft_parallel};
 pub use rules::{Legal, MoveError, Outcome};
