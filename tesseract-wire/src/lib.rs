@@ -59,7 +59,7 @@
 //! # let config = MatchConfig::new(id, Color::White, start::chess()).pin_peer(bob.identity());
 //! # let mut white = Session::new(config, &alice, EphemeralKey::random())?;
 //! let err = white.receive(b"TW\x01\x01 not a hello").unwrap_err();
-//! assert_eq!(err.to_string(), "malformed frame: truncated frame");
+//! assert_eq!(err.to_string(), "malformed frame: a hello frame has exactly 151 bytes, this one has 16");
 //! assert_eq!(white.phase(), Phase::Aborted);
 //! assert!(white.receive(b"anything").is_err());
 //! # Ok::<_, Box<dyn std::error::Error>>(())
