@@ -650,6 +650,18 @@ fn attack_15_oversize_input() {
     let mut padded = f;
     padded.push(0);
     assert_eq!(Frame::decode(&padded).unwrap_err(), Error::Malformed("bytes after the tag"));
+    // Known only by its length (a bounded reader skipped it): the same refusal.
+    let (_, mut b) = established(start::chess());
+    assert_eq!(b.receive_oversize(1 << 28).unwrap_err(), Error::Oversize { len: 1 << 28, max: MAX_FRAME });
+    assert_aborted(&b);
+    // After the end of the match, an oversize frame changes nothing: the result stays.
+    let (mut w, _) = established(start::chess());
+    w.resign().unwrap();
+    let result = w.result();
+    assert_eq!(w.receive(&vec![0; MAX_FRAME + 1]).unwrap_err(), Error::Closed);
+    assert_eq!(w.receive_oversize(1 << 28).unwrap_err(), Error::Closed);
+    assert_eq!(w.result(), result);
+    assert!(matches!(w.phase(), Phase::Closed(_)));
 }
 
 /// 16. Malformed or non-canonical move text, even when authentic.

@@ -123,6 +123,7 @@ mod frame;
 mod handshake;
 mod keys;
 mod relay;
+pub mod resp;
 mod session;
 
 #[cfg(test)]
