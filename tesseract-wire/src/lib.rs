@@ -7,7 +7,9 @@
 //!
 //! The crate is sans-IO: a [`Session`] takes bytes ([`Session::receive`]) and gives bytes
 //! ([`Session::poll_transmit`]) and [`Event`]s; sockets, channels and timers are the caller's (the
-//! `online` example of the workspace plays over Redis pub/sub).
+//! `online` example of the workspace plays over Redis pub/sub). A session can be saved as (secret) bytes
+//! and resumed in another process ([`Session::save_state`], [`Session::resume`]; PROTOCOL.md §11), and
+//! [`resp`] reads a Redis relay with every size bounded.
 //!
 //! # Examples
 //!
@@ -125,6 +127,7 @@ mod keys;
 mod relay;
 pub mod resp;
 mod session;
+mod state;
 
 #[cfg(test)]
 mod attacks;
@@ -138,3 +141,4 @@ pub use handshake::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
 pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, MatchId, PUBLIC_KEY_LEN, PublicKey};
 pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};
 pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};
+pub use state::{MAX_STATE, STATE_FORMAT, StateError};

@@ -272,19 +272,19 @@ impl fmt::Debug for Session {
     }
 }
 
-fn colour_byte(c: Color) -> u8 {
+pub(crate) fn colour_byte(c: Color) -> u8 {
     match c {
         Color::White => 0,
         Color::Black => 1,
     }
 }
 
-fn repetition_key(pos: &Position) -> String {
+pub(crate) fn repetition_key(pos: &Position) -> String {
     let fen = pos.fen();
     fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_string()
 }
 
-fn rule_result(pos: &Position) -> Option<GameResult> {
+pub(crate) fn rule_result(pos: &Position) -> Option<GameResult> {
     Some(match pos.outcome()? {
         Outcome::Checkmate { winner } => GameResult { winner: Some(winner), reason: EndReason::Checkmate },
         Outcome::Stalemate => GameResult { winner: None, reason: EndReason::Stalemate },
