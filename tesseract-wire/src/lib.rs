@@ -142,3 +142,6 @@ pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, 
 pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};
 pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};
 pub use state::{MAX_STATE, STATE_FORMAT, StateError};
+/// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
+/// [`IdentityKey::to_bytes`] return them.
+pub use zeroize::Zeroizing;
