@@ -1,9 +1,10 @@
 //! Engine against engine over a real Redis server: the `online` example runs twice, one process per
 //! player, and both must report the same final position.
 //!
-//! These tests need `redis-server` listening on 127.0.0.1:6379 (or `TESSERACT_REDIS_URL`); they are
-//! ignored by default and run by `scripts/test.sh`:
-//! `cargo test --release --test online_redis -- --ignored`.
+//! These tests need `redis-server` listening on 127.0.0.1:6379 (or `TESSERACT_REDIS_URL`), and the
+//! `redis-server` program for the tests that start a server of their own on a free loopback port (to kill
+//! and restart it, or to configure it); they are ignored by default and run by `scripts/test.sh`:
+//! `cargo test --profile ci --test online_redis -- --include-ignored`.
 
 mod common;
 
@@ -424,5 +425,35 @@ fn a_huge_payload_on_the_channel_is_refused_without_reading_it_whole() {
     assert!(err.contains(&format!("refused a frame: frame of {HUGE} bytes refused: the limit is 256")), "{err}");
     assert!(last_final(&lines).contains(" reason=aborted "), "{lines:?}");
     assert!(peak < base + (16 << 20), "the player's memory grew from {base} to {peak} bytes");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A human player connected to a live relay: a line that is not UTF-8 does not stop the input (old: the
+/// reading thread ended there, and `abort` typed after it was never read).
+#[test]
+#[ignore = "starts its own redis-server: run by scripts/test.sh"]
+fn a_human_player_reads_on_after_a_non_utf8_line() {
+    use std::io::Write;
+    let bin = online_binary();
+    let (dir, id) = scratch("human");
+    let redis = OwnRedis::start(&[]);
+    let url = redis.url();
+    let args = ["--redis", &url, "--match", &id, "--color", "white", "--invite", &"22".repeat(32), "--timeout", "0"];
+    let mut child = Command::new(&bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"e2e4\xff\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(b"abort\n").unwrap();
+    let out = finish(child, Duration::from_secs(30));
+    drop(stdin);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("That line is not UTF-8 text: ignored."), "{text}");
+    assert!(final_line(&out).contains(" reason=aborted "), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
