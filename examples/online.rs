@@ -8,7 +8,7 @@
 //! cargo run --release --example online -- --new-link
 //! # each player, in their own terminal
 //! cargo run --release --example online -- --redis redis://127.0.0.1:6379 --match ID --color white \
-//!     --key alice.key --peer BOB_IDENTITY [--auto --seed 1]
+//!     --key alice.key --peer BOB_IDENTITY [--state alice.state] [--auto --seed 1]
 //! cargo run --release --example online -- --redis redis://127.0.0.1:6379 --match ID --color black \
 //!     --key bob.key --peer ALICE_IDENTITY [--auto --seed 2]
 //! # both players in one process, through a relay that drops, duplicates, reorders, corrupts and injects
@@ -27,7 +27,24 @@
 //! the peer's channel. A side retransmits its unacknowledged frames after `--retransmit-ms` of silence (a
 //! Redis subscriber that was not yet listening misses what was published), and gives up after
 //! `--timeout` seconds without progress (an automatic player at any time, a human only during the
-//! handshake: a human opponent may think for long).
+//! handshake: a human opponent may think for long). Replies of the relay are read with every size
+//! bounded (`tesseract_wire::resp`): a payload longer than a frame (256 bytes) is skipped unread and
+//! refused by its length, whatever its size.
+//!
+//! **A lost relay.** When the connection to Redis fails (a restart, a network cut) the player reconnects,
+//! waiting 100 ms, then twice as long after each failure up to 2 s, sends its unacknowledged frames again
+//! and goes on: the retransmission heals what was lost meanwhile. After `--timeout` seconds without the
+//! relay (also for a human player) it gives up with `reason=relaylost` in the final line (exit code 1);
+//! the match is not aborted, so a player started again with the same `--state` resumes it.
+//!
+//! **Resuming.** `--state FILE` (with `--key`) saves the session (keys, chain, moves, unacknowledged
+//! frames: `tesseract_wire::Session::save_state`, format in PROTOCOL.md §11) after every change and
+//! before sending what the change queued, atomically (a temporary file in the same folder, renamed over
+//! FILE). If FILE exists at the start, the player resumes the match it holds instead of starting a new
+//! handshake (it prints `resumed ply=<n>`, and the `established` line again once the handshake was
+//! done); a state of another match id, colour, start, key, peer or invitation is refused (exit code 2).
+//! **The file is secret** (it holds the match's keys): it is created readable by its owner only, like
+//! the key file.
 //!
 //! **Automatic play.** `--auto` plays with the engine when `--tier beginner|club|expert|master` is given
 //! (`tesseract_search`, plugged in through the `tesseract_wire::Mover` trait; its noise seeded by
@@ -37,26 +54,35 @@
 //! match then ends as a draw by agreement.
 //!
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
-//! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. The board is printed as the board crate's text
+//! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
+//! 4 KiB, is answered and ignored, and input goes on. The board is printed as the board crate's text
 //! picture; once the workspace's `play` example exists, its terminal board can take its place here.
 //!
 //! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <colour>
 //! <text>` per move (unless `--quiet`), and a last line `final result=<score> reason=<reason> ply=<n>
-//! hash=<016x> fen=<fen>`. Exit code 0 when the match ended normally, 1 if it was aborted (a fault
-//! detected: the reason is printed on stderr) or timed out, 2 for malformed arguments.
+//! hash=<016x> fen=<fen>`, in every ending. Exit code 0 when the match ended normally, 1 if it was
+//! aborted (a fault detected: the reason is printed on stderr), timed out or lost the relay, 2 for
+//! malformed arguments.
 
-use std::io::{BufRead, Write};
-use std::path::Path;
+#[path = "common/input_line.rs"]
+mod input_line;
+#[path = "common/redis_link.rs"]
+mod redis_link;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use input_line::{Line, MAX_LINE, read_line};
+use redis_link::{Incoming, Link, Target};
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
 use tesseract::wire::{
     Action, AutoPlayer, EndReason, EphemeralKey, Event, Faults, FaultyRelay, Identity, IdentityKey, InvitationSecret,
-    MatchConfig, MatchId, Mover, Phase, SeededMover, Session, duel,
+    MAX_STATE, MatchConfig, MatchId, Mover, Phase, SeededMover, Session, Zeroizing, duel,
 };
 
 #[derive(Parser, Debug)]
@@ -116,6 +142,10 @@ struct Args {
     /// Play both sides in this process through the fault-injecting in-memory relay.
     #[arg(long)]
     local: bool,
+    /// Save the session to FILE after every change (secret: readable by its owner only) and, if FILE
+    /// exists, resume the match it holds instead of starting a new one. Needs --key.
+    #[arg(long, value_name = "FILE", conflicts_with = "local")]
+    state: Option<PathBuf>,
 }
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -209,18 +239,39 @@ fn main() -> ExitCode {
             "pin the peer with --peer IDENTITY or use the game link's --invite SECRET: otherwise the relay could play man in the middle",
         );
     }
-    println!("identity {}", me.identity());
-    let session = match Session::new(config, &me, EphemeralKey::random()) {
-        Ok(s) => s,
-        Err(e) => return usage(e),
+    let target = match Target::from_url(&args.redis) {
+        Ok(t) => t,
+        Err(e) => return usage(format!("--redis {}: {e}", args.redis)),
     };
-    match online(&args, session, faults) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("online: {e}");
-            ExitCode::from(1)
+    let saved = match &args.state {
+        Some(_) if args.key.is_none() => {
+            return usage("--state needs --key FILE: a resumed player must have the same key");
+        }
+        Some(path) => match StateFile::read(path) {
+            Ok(saved) => saved,
+            Err(e) => return usage(format!("--state {}: {e}", path.display())),
+        },
+        None => None,
+    };
+    let session = match (&saved, &args.state) {
+        (Some(bytes), Some(path)) => match Session::resume(config, &me, bytes) {
+            Ok(s) => s,
+            Err(e) => return usage(format!("--state {}: {e}", path.display())),
+        },
+        _ => match Session::new(config, &me, EphemeralKey::random()) {
+            Ok(s) => s,
+            Err(e) => return usage(e),
+        },
+    };
+    println!("identity {}", me.identity());
+    if saved.is_some() {
+        println!("resumed ply={}", session.ply());
+        if let (Some(peer), Some(_)) = (session.peer_identity(), session.transcript_hash()) {
+            println!("established peer={peer} safety={}", safety(&session));
         }
     }
+    let state = args.state.clone().map(|path| StateFile { path, written: saved });
+    online(&args, session, target, state, faults)
 }
 
 fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
@@ -245,8 +296,10 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
     Ok(key)
 }
 
-fn final_line(s: &Session) -> String {
-    let (score, reason) = match s.result() {
+/// The last line of every ending. `reason` replaces the session's own (for a lost relay, when the match
+/// is neither over nor aborted).
+fn final_line(s: &Session, reason: Option<&str>) -> String {
+    let (score, own) = match s.result() {
         Some(r) => {
             let text = r.to_string();
             (text.split(' ').next().unwrap_or("*").to_string(), format!("{:?}", r.reason).to_lowercase())
@@ -254,7 +307,8 @@ fn final_line(s: &Session) -> String {
         None => ("*".to_string(), "unfinished".to_string()),
     };
     format!(
-        "final result={score} reason={reason} ply={} hash={:016x} fen={}",
+        "final result={score} reason={} ply={} hash={:016x} fen={}",
+        reason.unwrap_or(&own),
         s.ply(),
         s.position().hash(),
         s.position().fen()
@@ -268,31 +322,345 @@ fn colour_name(c: Color) -> &'static str {
     }
 }
 
-/// One player through Redis pub/sub.
-fn online(args: &Args, mut session: Session, faults: Faults) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let me = session.color();
-    let channel = |c: Color| format!("tesseract-wire:{}:{}", session.match_id(), colour_name(c));
-    let (mine, theirs) = (channel(me), channel(me.other()));
-    let client = redis::Client::open(args.redis.as_str())?;
-    let mut publisher = client.get_connection_with_timeout(Duration::from_secs(5))?;
-    let mut subscriber = client.get_connection_with_timeout(Duration::from_secs(5))?;
-    let mut pubsub = subscriber.as_pubsub();
-    pubsub.subscribe(&theirs)?;
-    pubsub.set_read_timeout(Some(Duration::from_millis(20)))?;
-    // Faults, if any, are committed on the way out, by the same relay the tests use.
-    let mut relay = FaultyRelay::new(args.seed ^ 0x5eed, faults);
-    let mut publish = |frame: Vec<u8>, publisher: &mut redis::Connection| -> redis::RedisResult<()> {
-        relay.send(me.other(), frame);
-        while let Some(f) = relay.deliver(me.other()) {
-            redis::cmd("PUBLISH").arg(&mine).arg(&f[..]).query::<i64>(publisher)?;
+/// The `--state` file: the session's saved state, rewritten atomically whenever it changes.
+struct StateFile {
+    path: PathBuf,
+    written: Option<Zeroizing<Vec<u8>>>,
+}
+
+impl StateFile {
+    /// The saved state, if the file exists (read up to the crate's limit, never more).
+    fn read(path: &Path) -> Result<Option<Zeroizing<Vec<u8>>>, String> {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.to_string()),
+        };
+        let size = file.metadata().map_err(|e| e.to_string())?.len();
+        if size > MAX_STATE as u64 {
+            return Err(format!("{size} bytes: the limit of a session state is {MAX_STATE}"));
         }
+        let mut bytes = Zeroizing::new(Vec::with_capacity(size as usize + 1));
+        file.take(MAX_STATE as u64 + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        Ok(Some(bytes))
+    }
+
+    /// Saves the session if its state changed: a new file readable by its owner only, written in full,
+    /// flushed to disk, then renamed over the old one.
+    fn save(&mut self, session: &Session) -> Result<(), String> {
+        let bytes = session.save_state().map_err(|e| e.to_string())?;
+        if self.written.as_ref().is_some_and(|w| **w == *bytes) {
+            return Ok(());
+        }
+        let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let tmp = self.path.with_file_name(format!(".{name}.tmp"));
+        let write = || -> std::io::Result<()> {
+            match std::fs::remove_file(&tmp) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options.open(&tmp)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &self.path)?;
+            // The rename itself, on disk (best effort: not every system can sync a folder).
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+            }
+            Ok(())
+        };
+        write().map_err(|e| e.to_string())?;
+        self.written = Some(bytes);
         Ok(())
-    };
-    let mut player = AutoPlayer::new(mover(args.tier, args.seed), args.cap);
+    }
+}
+
+/// How a player's loop ended.
+enum Ending {
+    /// The match is over (or aborted by a check or by a player).
+    Over,
+    /// No progress for `--timeout` seconds: we aborted.
+    NoProgress,
+    /// The relay could not be reached for `--timeout` seconds.
+    RelayLost,
+    /// A local failure (the message counter's end).
+    Failed(tesseract::wire::Error),
+}
+
+/// Waits between attempts to reach the relay: 100 ms, doubling up to 2 s.
+struct Backoff {
+    delay: Duration,
+    next: Instant,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(100);
+    const MAX: Duration = Duration::from_secs(2);
+
+    fn new() -> Backoff {
+        Backoff { delay: Backoff::FIRST, next: Instant::now() }
+    }
+
+    fn due(&self) -> bool {
+        Instant::now() >= self.next
+    }
+
+    fn failed(&mut self) {
+        self.next = Instant::now() + self.delay;
+        self.delay = (self.delay * 2).min(Backoff::MAX);
+    }
+
+    fn reset(&mut self) {
+        self.delay = Backoff::FIRST;
+    }
+}
+
+/// One player through Redis pub/sub: the session, the link to the relay (re-opened with backoff when it
+/// fails), the outgoing fault injector and the state file.
+struct Player<'a> {
+    args: &'a Args,
+    session: Session,
+    target: Target,
+    mine: String,
+    theirs: String,
+    link: Option<Link>,
+    backoff: Backoff,
+    /// Since when the relay is unreachable (from the start until the first connection).
+    lost_since: Option<Instant>,
+    reported: bool,
+    relay: FaultyRelay,
+    state: Option<StateFile>,
+}
+
+impl Player<'_> {
+    /// Tries to reach the relay, if it is time to.
+    fn connect(&mut self) {
+        if self.link.is_some() || !self.backoff.due() {
+            return;
+        }
+        match Link::open(&self.target, &self.theirs) {
+            Ok(link) => {
+                if self.reported {
+                    eprintln!("online: reconnected to the relay");
+                }
+                self.link = Some(link);
+                self.lost_since = None;
+                self.reported = false;
+                self.backoff.reset();
+                // Whatever was sent while the relay was away is lost: send it again.
+                self.session.retransmit();
+            }
+            Err(e) => {
+                if !self.reported {
+                    eprintln!("online: relay unreachable: {e}; retrying");
+                    self.reported = true;
+                }
+                self.backoff.failed();
+            }
+        }
+    }
+
+    fn lost(&mut self, e: &str) {
+        if self.link.take().is_some() {
+            eprintln!("online: relay lost: {e}; reconnecting");
+            self.reported = true;
+            self.lost_since = Some(Instant::now());
+            self.backoff = Backoff::new();
+        }
+    }
+
+    /// Saves the state, then sends what the session queued (through the fault injector). Frames sent
+    /// while the relay is away are lost; the session keeps them for retransmission.
+    fn flush(&mut self) -> bool {
+        if let Some(state) = &mut self.state {
+            if let Err(e) = state.save(&self.session) {
+                eprintln!("online: --state {}: not saved: {e}", state.path.display());
+            }
+        }
+        let peer = self.session.color().other();
+        let mut sent = false;
+        while let Some(frame) = self.session.poll_transmit() {
+            sent = true;
+            self.relay.send(peer, frame);
+            while let Some(f) = self.relay.deliver(peer) {
+                if let Some(link) = &mut self.link {
+                    if let Err(e) = link.publish(&self.mine, &f) {
+                        self.lost(&e);
+                    }
+                }
+            }
+        }
+        sent
+    }
+
+    /// Plays until the match ends, the relay is lost or nothing moves for `--timeout` seconds.
+    fn run(&mut self, human: Option<&mpsc::Receiver<Line>>) -> Ending {
+        let args = self.args;
+        let me = self.session.color();
+        let mut player = AutoPlayer::new(mover(args.tier, args.seed), args.cap);
+        let retransmit = Duration::from_millis(args.retransmit_ms.max(1));
+        let timeout = Duration::from_secs(args.timeout);
+        let (mut last_progress, mut last_send) = (Instant::now(), Instant::now());
+        let mut prompted = false;
+        loop {
+            let was_down = self.link.is_none();
+            self.connect();
+            if was_down && self.link.is_some() {
+                // The outage is not the peer's silence.
+                last_progress = Instant::now();
+            }
+            // Local moves.
+            let before = self.session.moves().len();
+            match human {
+                None => {
+                    if let Err(e) = player.act(&mut self.session) {
+                        return Ending::Failed(e);
+                    }
+                }
+                Some(rx) => {
+                    let session = &mut self.session;
+                    if matches!(session.action(), Action::Move | Action::AnswerDraw) && !prompted {
+                        println!("{}", session.position());
+                        println!(
+                            "{} to play{}: a move, draw, claim, resign or abort",
+                            colour_name(me),
+                            if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" }
+                        );
+                        prompted = true;
+                    }
+                    match rx.try_recv() {
+                        Ok(Line::Text(line)) => match human_command(session, line.trim()) {
+                            Ok(()) => prompted = false,
+                            Err(e) => println!("{e}"),
+                        },
+                        Ok(bad) => println!("{}", bad.complaint().unwrap_or_default()),
+                        Err(_) => {}
+                    }
+                }
+            }
+            if self.session.moves().len() > before {
+                last_progress = Instant::now();
+                if !args.quiet {
+                    println!("move {} {} {}", self.session.ply(), colour_name(me), self.session.moves()[before]);
+                }
+            }
+            if self.flush() {
+                last_send = Instant::now();
+            }
+            if matches!(self.session.phase(), Phase::Closed(_) | Phase::Aborted) {
+                // Linger: the peer may still need our last frames.
+                for _ in 0..3 {
+                    std::thread::sleep(Duration::from_millis(150));
+                    self.session.retransmit();
+                    self.flush();
+                }
+                return Ending::Over;
+            }
+            // Frames from the peer.
+            let incoming = match &self.link {
+                Some(link) => link.recv(Duration::from_millis(20)),
+                None => {
+                    std::thread::sleep(Duration::from_millis(20));
+                    None
+                }
+            };
+            let received = match incoming {
+                None => None,
+                Some(Incoming::Lost(e)) => {
+                    self.lost(&e);
+                    None
+                }
+                Some(Incoming::Frame(bytes)) => Some(self.session.receive(&bytes)),
+                Some(Incoming::Oversize(len)) => Some(self.session.receive_oversize(len)),
+            };
+            match received {
+                Some(Ok(events)) => {
+                    for e in events {
+                        if e != Event::Duplicate {
+                            last_progress = Instant::now();
+                        }
+                        match e {
+                            Event::Established { peer } => {
+                                println!("established peer={peer} safety={}", safety(&self.session));
+                            }
+                            Event::Moved { color, text, .. } if !args.quiet => {
+                                println!("move {} {} {text}", self.session.ply(), colour_name(color));
+                                prompted = false;
+                            }
+                            Event::DrawOffered if !args.quiet => println!("draw offered by the peer"),
+                            Event::DrawDeclined if !args.quiet => println!("draw declined by the peer"),
+                            Event::GameOver(r) if !args.quiet => println!("game over: {r}"),
+                            _ => {}
+                        }
+                    }
+                }
+                Some(Err(e)) if self.session.phase() == Phase::Aborted => eprintln!("online: refused a frame: {e}"),
+                Some(Err(_)) | None => {} // after the end: stray frames
+            }
+            if last_send.elapsed() >= retransmit
+                && last_progress.elapsed() >= retransmit
+                && !self.session.unacknowledged().is_empty()
+            {
+                self.session.retransmit();
+                last_send = Instant::now();
+            }
+            if args.timeout > 0 {
+                if self.lost_since.is_some_and(|t| t.elapsed() >= timeout) {
+                    eprintln!("online: the relay was unreachable for {} s: giving up", args.timeout);
+                    return Ending::RelayLost;
+                }
+                // A human may think for long: without --auto the timeout only covers the handshake.
+                if self.link.is_some()
+                    && last_progress.elapsed() >= timeout
+                    && (args.auto || self.session.phase() == Phase::Handshake)
+                {
+                    eprintln!("online: no progress for {} s: giving up", args.timeout);
+                    return Ending::NoProgress;
+                }
+            }
+        }
+    }
+}
+
+/// What a line typed by a human player asks of the session.
+fn human_command(session: &mut Session, line: &str) -> Result<(), tesseract::wire::Error> {
+    match line {
+        "draw" => session.offer_draw(),
+        "accept" => session.accept_draw(),
+        "decline" => session.decline_draw(),
+        "resign" => session.resign(),
+        "abort" => {
+            session.abort();
+            Ok(())
+        }
+        "claim" => match session.claimable() {
+            Some(reason) => session.claim_draw(reason),
+            None => Err(tesseract::wire::Error::NotNow("no draw to claim")),
+        },
+        "" => Ok(()),
+        text => session.play_text(text),
+    }
+}
+
+/// The start of the transcript hash, which both players see.
+fn safety(s: &Session) -> String {
+    let th = s.transcript_hash().unwrap_or_default();
+    th[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One player through Redis pub/sub; prints the final line in every ending.
+fn online(args: &Args, session: Session, target: Target, state: Option<StateFile>, faults: Faults) -> ExitCode {
+    let channel = |c: Color| format!("tesseract-wire:{}:{}", session.match_id(), colour_name(c));
+    let (mine, theirs) = (channel(session.color()), channel(session.color().other()));
     let human = (!args.auto).then(|| {
-        let (tx, rx) = mpsc::channel::<String>();
+        let (tx, rx) = mpsc::channel::<Line>();
         std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+            let mut stdin = std::io::stdin().lock();
+            while let Ok(Some(line)) = read_line(&mut stdin, MAX_LINE) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -300,135 +668,46 @@ fn online(args: &Args, mut session: Session, faults: Faults) -> Result<ExitCode,
         });
         rx
     });
-    let retransmit = Duration::from_millis(args.retransmit_ms.max(1));
-    let timeout = Duration::from_secs(args.timeout);
-    let (mut last_progress, mut last_send) = (Instant::now(), Instant::now());
-    let mut prompted = false;
-    loop {
-        // Local moves.
-        let before = session.moves().len();
-        match &human {
-            None => {
-                player.act(&mut session)?;
-            }
-            Some(rx) => {
-                if matches!(session.action(), Action::Move | Action::AnswerDraw) && !prompted {
-                    println!("{}", session.position());
-                    println!(
-                        "{} to play{}: a move, draw, claim, resign or abort",
-                        colour_name(me),
-                        if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" }
-                    );
-                    prompted = true;
-                }
-                if let Ok(line) = rx.try_recv() {
-                    let line = line.trim();
-                    let r = match line {
-                        "draw" => session.offer_draw(),
-                        "accept" => session.accept_draw(),
-                        "decline" => session.decline_draw(),
-                        "resign" => session.resign(),
-                        "abort" => {
-                            session.abort();
-                            Ok(())
-                        }
-                        "claim" => match session.claimable() {
-                            Some(reason) => session.claim_draw(reason),
-                            None => Err(tesseract::wire::Error::NotNow("no draw to claim")),
-                        },
-                        "" => Ok(()),
-                        text => session.play_text(text),
-                    };
-                    match r {
-                        Ok(()) => prompted = false,
-                        Err(e) => println!("{e}"),
-                    }
-                }
-            }
-        }
-        if session.moves().len() > before {
-            last_progress = Instant::now();
-            if !args.quiet {
-                println!("move {} {} {}", session.ply(), colour_name(me), session.moves()[before]);
-            }
-        }
-        while let Some(f) = session.poll_transmit() {
-            publish(f, &mut publisher)?;
-            last_send = Instant::now();
-        }
-        if matches!(session.phase(), Phase::Closed(_) | Phase::Aborted) {
-            // Linger: the peer may still need our last frames.
-            for _ in 0..3 {
-                std::thread::sleep(Duration::from_millis(150));
-                session.retransmit();
-                while let Some(f) = session.poll_transmit() {
-                    publish(f, &mut publisher)?;
-                }
-            }
+    let mut player = Player {
+        args,
+        session,
+        target,
+        mine,
+        theirs,
+        link: None,
+        backoff: Backoff::new(),
+        lost_since: Some(Instant::now()),
+        reported: false,
+        // Faults, if any, are committed on the way out, by the same relay the tests use.
+        relay: FaultyRelay::new(args.seed ^ 0x5eed, faults),
+        state,
+    };
+    let ending = player.run(human.as_ref());
+    let session = &mut player.session;
+    let reason = match ending {
+        Ending::Over => {
             if let Some(e) = session.failure() {
                 eprintln!("online: match aborted: {e}");
             }
-            println!("{}", final_line(&session));
-            return Ok(
-                if session.phase() == Phase::Aborted || session.result().is_some_and(|r| r.reason == EndReason::Aborted)
-                {
-                    ExitCode::from(1)
-                } else {
-                    ExitCode::SUCCESS
-                },
-            );
+            None
         }
-        // Frames from the peer.
-        match pubsub.get_message() {
-            Ok(msg) => {
-                let bytes = msg.get_payload_bytes().to_vec();
-                match session.receive(&bytes) {
-                    Ok(events) => {
-                        for e in events {
-                            last_progress = Instant::now();
-                            match e {
-                                Event::Established { peer } => {
-                                    let th = session.transcript_hash().unwrap_or_default();
-                                    let safety: String = th[..8].iter().map(|b| format!("{b:02x}")).collect();
-                                    println!("established peer={peer} safety={safety}");
-                                }
-                                Event::Moved { color, text, .. } if !args.quiet => {
-                                    println!("move {} {} {text}", session.ply(), colour_name(color));
-                                    prompted = false;
-                                }
-                                Event::DrawOffered if !args.quiet => println!("draw offered by the peer"),
-                                Event::DrawDeclined if !args.quiet => println!("draw declined by the peer"),
-                                Event::GameOver(r) if !args.quiet => println!("game over: {r}"),
-                                _ => {}
-                            }
-                        }
-                    }
-                    Err(e) if session.phase() == Phase::Aborted => eprintln!("online: refused a frame: {e}"),
-                    Err(_) => {} // after the end: stray frames
-                }
-            }
-            Err(e) if e.is_timeout() => {}
-            Err(e) => return Err(e.into()),
-        }
-        if last_send.elapsed() >= retransmit
-            && last_progress.elapsed() >= retransmit
-            && !session.unacknowledged().is_empty()
-        {
-            session.retransmit();
-            last_send = Instant::now();
-        }
-        // A human may think for long: without --auto the timeout only covers the handshake.
-        if args.timeout > 0 && last_progress.elapsed() >= timeout && (args.auto || session.phase() == Phase::Handshake)
-        {
-            eprintln!("online: no progress for {} s: giving up", args.timeout);
+        Ending::NoProgress => {
             session.abort();
-            while let Some(f) = session.poll_transmit() {
-                let _ = publish(f, &mut publisher);
-            }
-            println!("{}", final_line(&session));
-            return Ok(ExitCode::from(1));
+            player.flush();
+            None
         }
-    }
+        // The session is neither over nor aborted: with --state, a restart resumes it.
+        Ending::RelayLost => Some("relaylost"),
+        Ending::Failed(e) => {
+            eprintln!("online: {e}");
+            player.flush();
+            None
+        }
+    };
+    let session = &player.session;
+    println!("{}", final_line(session, reason));
+    let aborted = session.phase() == Phase::Aborted || session.result().is_none_or(|r| r.reason == EndReason::Aborted);
+    if aborted { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// Both players in one process through the fault-injecting in-memory relay.

@@ -11,6 +11,21 @@ fn run(args: &[&str]) -> Output {
     common::run_example("online", args, "")
 }
 
+/// Runs the example with raw bytes on its standard input (which need not be UTF-8).
+fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::example("online"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    child.stdin.take().expect("piped stdin").write_all(input).expect("write stdin");
+    child.wait_with_output().expect("the example finishes")
+}
+
 #[test]
 fn local_match_through_a_lossy_relay_completes_with_both_boards_equal() {
     let out = run(&["--local", "--quiet", "--seed", "3", "--faults", "drop=150,dup=150", "--start", "classic"]);
@@ -82,9 +97,110 @@ fn key_files_and_game_links() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A relay nobody answers at: the player retries until `--timeout`, then ends with the final line (not
+/// an error without one), reason `relaylost`, exit code 1.
+#[test]
+fn an_unreachable_relay_ends_with_a_final_line_after_the_timeout() {
+    let started = std::time::Instant::now();
+    let out = run(&[
+        "--redis",
+        "redis://127.0.0.1:1",
+        "--match",
+        "00112233445566778899aabbccddeeff",
+        "--color",
+        "white",
+        "--invite",
+        &"00".repeat(32),
+        "--auto",
+        "--timeout",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("final result=* reason=relaylost ply=0 hash="), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("relay unreachable") && err.contains("unreachable for 2 s: giving up"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// Human input: a line that is not UTF-8 and a line of 5,000 bytes are answered and skipped, and the lines
+/// after them are still read (here `draw`, answered while the relay is away, then `abort`).
+#[test]
+fn human_input_goes_on_after_a_non_utf8_line_and_an_overlong_line() {
+    let mut input = b"\xff\xfe e2e4\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 5000));
+    input.extend(b"\ndraw\nabort\n");
+    let out = run_with_input(
+        &[
+            "--redis",
+            "redis://127.0.0.1:1",
+            "--match",
+            "00112233445566778899aabbccddeeff",
+            "--color",
+            "white",
+            "--invite",
+            &"00".repeat(32),
+            "--timeout",
+            "60",
+        ],
+        &input,
+    );
+    let text = stdout(&out);
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no {needle:?} in {text}"));
+    let bad = at("That line is not UTF-8 text: ignored.");
+    let long = at("That line has 5000 bytes, more than 4096: ignored.");
+    let draw = at("not now: the handshake is not complete");
+    assert!(bad < long && long < draw, "{text}");
+    assert!(text.lines().last().unwrap_or_default().starts_with("final result=* reason=aborted ply=0"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// `--state FILE` is written before anything is sent, readable by its owner only; a state of another
+/// match is refused with exit code 2 (and left as it was).
+#[test]
+fn the_state_file_is_private_and_tied_to_its_match() {
+    let dir = std::env::temp_dir().join(format!("tesseract-online-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (key, state) = (dir.join("me.key"), dir.join("me.state"));
+    let (key, state) = (key.to_str().unwrap(), state.to_str().unwrap());
+    let invite = "00".repeat(32);
+    let args = |id: &'static str| {
+        let mut a = vec!["--redis", "redis://127.0.0.1:1", "--color", "black", "--auto", "--timeout", "1"];
+        a.extend(["--match", id, "--invite", &invite, "--key", key, "--state", state]);
+        a.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let first = args("00112233445566778899aabbccddeeff");
+    let out = run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(stdout(&out).contains("reason=relaylost"), "{}", stdout(&out));
+    let saved = std::fs::read(dir.join("me.state")).unwrap();
+    assert!(saved.starts_with(b"TWS\x01\x01"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(dir.join("me.state")).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // The same match again: resumed (the Hello of the first run, not a new one).
+    let out = run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(stdout(&out).contains("resumed ply=0"), "{}", stdout(&out));
+    assert_eq!(std::fs::read(dir.join("me.state")).unwrap(), saved);
+    // Another match: refused, the file untouched.
+    let other = args("ffeeddccbbaa99887766554433221100");
+    let out = run(&other.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the session state is for another match id: the state has 00112233445566778899aabbccddeeff"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join("me.state")).unwrap(), saved);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn malformed_arguments_exit_2() {
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 9] = [
         &["--bogus"],
         &["--match", "xyz", "--color", "white", "--invite", &"00".repeat(32)],
         &["--match", "00112233445566778899aabbccddeeff", "--color", "purple", "--invite", &"00".repeat(32)],
@@ -93,6 +209,17 @@ fn malformed_arguments_exit_2() {
         &["--local", "--faults", "drop=2000"],
         &["--local", "--start", "hexagonal"],
         &["--local", "--tier", "wizard"],
+        // A saved state needs the key it was saved with.
+        &[
+            "--match",
+            "00112233445566778899aabbccddeeff",
+            "--color",
+            "white",
+            "--invite",
+            &"00".repeat(32),
+            "--state",
+            "s",
+        ],
     ];
     for args in cases {
         let out = run(args);

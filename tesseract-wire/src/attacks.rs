@@ -258,7 +258,7 @@ fn attack_03_truncated_tag_or_frame() {
     let (_, mut b) = pair(tesseract());
     let hello = drain(&mut b).remove(0);
     let (mut w, _) = pair(tesseract());
-    assert!(matches!(w.receive(&hello[..150]), Err(Error::Malformed(_))));
+    assert_eq!(w.receive(&hello[..150]).unwrap_err(), Error::FrameLength { kind: "hello", expected: 151, found: 150 });
     assert_aborted(&w);
 }
 
@@ -650,6 +650,18 @@ fn attack_15_oversize_input() {
     let mut padded = f;
     padded.push(0);
     assert_eq!(Frame::decode(&padded).unwrap_err(), Error::Malformed("bytes after the tag"));
+    // Known only by its length (a bounded reader skipped it): the same refusal.
+    let (_, mut b) = established(start::chess());
+    assert_eq!(b.receive_oversize(1 << 28).unwrap_err(), Error::Oversize { len: 1 << 28, max: MAX_FRAME });
+    assert_aborted(&b);
+    // After the end of the match, an oversize frame changes nothing: the result stays.
+    let (mut w, _) = established(start::chess());
+    w.resign().unwrap();
+    let result = w.result();
+    assert_eq!(w.receive(&vec![0; MAX_FRAME + 1]).unwrap_err(), Error::Closed);
+    assert_eq!(w.receive_oversize(1 << 28).unwrap_err(), Error::Closed);
+    assert_eq!(w.result(), result);
+    assert!(matches!(w.phase(), Phase::Closed(_)));
 }
 
 /// 16. Malformed or non-canonical move text, even when authentic.
@@ -694,6 +706,38 @@ fn attack_16_malformed_text() {
     for bad in ["62132313", "02132313", "2213231３", "22132313\n"] {
         assert!(matches!(crate::session::check_move_text(&t, bad), Err(Error::NonCanonical(_))), "{bad}");
     }
+}
+
+/// 16b. A message of a kind without text (draw offer, accept, decline, resign, abort) that carries a text
+/// or any other extra byte is refused by the decoder, by its length, before the tag is checked: even when
+/// authentic (a buggy peer), the error names the kind and both lengths, not a "non-canonical move text".
+#[test]
+fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
+    for kind in [Kind::DrawOffer, Kind::DrawAccept, Kind::DrawDecline, Kind::Resign, Kind::Abort] {
+        let (w, mut b) = established(tesseract());
+        // Authentic, with an 8-byte text: 61 bytes where the kind has 53.
+        let frame = seal_next(&w, kind, "22132313", w.pos.hash());
+        assert_eq!(frame.len(), 61);
+        let expected = format!("malformed frame: a {} frame has exactly 53 bytes, this one has 61", kind.name());
+        assert_eq!(Frame::decode(&frame).unwrap_err().to_string(), expected);
+        assert_eq!(b.receive(&frame).unwrap_err().to_string(), expected);
+        assert_aborted(&b);
+        // Empty text but a byte after the tag, and one byte short.
+        let mut good = seal_next(&w, kind, "", w.pos.hash());
+        assert!(Frame::decode(&good).is_ok());
+        good.push(0);
+        assert_eq!(
+            Frame::decode(&good).unwrap_err(),
+            Error::FrameLength { kind: kind.name(), expected: 53, found: 54 }
+        );
+        assert_eq!(
+            Frame::decode(&good[..52]).unwrap_err(),
+            Error::FrameLength { kind: kind.name(), expected: 53, found: 52 }
+        );
+    }
+    // Move and End carry a text: their length follows it.
+    assert_eq!(Kind::Move.fixed_len(), None);
+    assert_eq!(Kind::End.fixed_len(), None);
 }
 
 /// 17. An authentic move that is illegal on the receiver's board: a protocol violation.

@@ -24,6 +24,17 @@ pub enum Error {
     /// Bytes that are not a canonical frame.
     #[error("malformed frame: {0}")]
     Malformed(&'static str),
+    /// A frame of a kind that has one fixed length (every kind but Move and End) with another length,
+    /// refused before its fields are read: a text or any other byte where the kind has none.
+    #[error("malformed frame: a {kind} frame has exactly {expected} bytes, this one has {found}")]
+    FrameLength {
+        /// The kind's name.
+        kind: &'static str,
+        /// The kind's length.
+        expected: usize,
+        /// The frame's length.
+        found: usize,
+    },
     /// A frame of another protocol version (no negotiation, no downgrade).
     #[error("protocol version {0} refused: this side speaks version 1 only")]
     Version(u8),

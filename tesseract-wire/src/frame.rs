@@ -27,6 +27,13 @@ pub const MAX_TEXT: usize = 16;
 /// The length of a MAC tag: the full HMAC-SHA256 output, never truncated.
 pub const TAG_LEN: usize = 32;
 
+/// `TW`, the version and the kind.
+const HEADER_LEN: usize = 4;
+/// Match id, colour and two public keys.
+const KEYS_LEN: usize = 16 + 1 + 2 * PUBLIC_KEY_LEN;
+/// A message body without its text: seq, ply, hash, the text's length byte and the tag.
+const MESSAGE_FIXED_LEN: usize = 4 + 4 + 8 + 1 + TAG_LEN;
+
 pub(crate) const IDENTITY_LABEL: &[u8] = b"tesseract-wire/1 identity";
 pub(crate) const TRANSCRIPT_LABEL: &[u8] = b"tesseract-wire/1 transcript";
 pub(crate) const FINISHED_LABEL: &[u8] = b"tesseract-wire/1 finished";
@@ -110,6 +117,28 @@ impl Kind {
     /// Whether the sender may send it at any time, ending the match for both sides (resign, abort).
     pub const fn is_terminal(self) -> bool {
         matches!(self, Kind::Resign | Kind::Abort)
+    }
+
+    /// The length of every frame of this kind, for the kinds that carry no text: the handshake frames and
+    /// the messages other than Move and End (PROTOCOL.md §3). `None` for Move and End.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_wire::Kind;
+    /// assert_eq!(Kind::Resign.fixed_len(), Some(53));
+    /// assert_eq!(Kind::Hello.fixed_len(), Some(151));
+    /// assert_eq!(Kind::Move.fixed_len(), None);
+    /// ```
+    pub const fn fixed_len(self) -> Option<usize> {
+        match self {
+            Kind::Hello => Some(HEADER_LEN + KEYS_LEN),
+            Kind::Reply => Some(HEADER_LEN + KEYS_LEN + TAG_LEN),
+            Kind::Finished => Some(HEADER_LEN + TAG_LEN),
+            Kind::Move | Kind::End => None,
+            Kind::DrawOffer | Kind::DrawAccept | Kind::DrawDecline | Kind::Resign | Kind::Abort => {
+                Some(HEADER_LEN + MESSAGE_FIXED_LEN)
+            }
+        }
     }
 
     /// The name used in errors and logs.
@@ -317,8 +346,9 @@ impl Frame {
     /// Decodes a frame. The length is checked first: nothing longer than [`MAX_FRAME`] is parsed.
     ///
     /// # Errors
-    /// [`Error::Oversize`], [`Error::Version`] for another protocol version, and [`Error::Malformed`] for
-    /// any other deviation from the one canonical encoding (wrong magic, unknown kind, wrong length,
+    /// [`Error::Oversize`], [`Error::Version`] for another protocol version, [`Error::FrameLength`] for a
+    /// frame of a kind without text (handshake frames, draw offer, accept and decline, resign, abort) whose
+    /// length is not that kind's one length, and [`Error::Malformed`] for any other deviation from the one canonical encoding (wrong magic, unknown kind, wrong length,
     /// trailing bytes, a text too long or not printable ASCII).
     pub fn decode(bytes: &[u8]) -> Result<Frame, Error> {
         if bytes.len() > MAX_FRAME {
@@ -333,6 +363,11 @@ impl Frame {
             return Err(Error::Version(version));
         }
         let kind = Kind::from_byte(r.u8()?).ok_or(Error::Malformed("unknown kind"))?;
+        if let Some(expected) = kind.fixed_len() {
+            if bytes.len() != expected {
+                return Err(Error::FrameLength { kind: kind.name(), expected, found: bytes.len() });
+            }
+        }
         let frame = match kind {
             Kind::Hello => Frame::Hello(r.keys()?),
             Kind::Reply => {

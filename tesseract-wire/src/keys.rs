@@ -366,6 +366,13 @@ impl EphemeralKey {
     pub(crate) fn secret(&self) -> &p256::SecretKey {
         &self.secret
     }
+
+    /// The secret scalar, for a saved session state (in a wiped buffer).
+    pub(crate) fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
+        let mut out = Zeroizing::new([0; 32]);
+        out.copy_from_slice(&Zeroizing::new(self.secret.to_bytes()));
+        out
+    }
 }
 
 impl fmt::Debug for EphemeralKey {

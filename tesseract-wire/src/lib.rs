@@ -7,7 +7,9 @@
 //!
 //! The crate is sans-IO: a [`Session`] takes bytes ([`Session::receive`]) and gives bytes
 //! ([`Session::poll_transmit`]) and [`Event`]s; sockets, channels and timers are the caller's (the
-//! `online` example of the workspace plays over Redis pub/sub).
+//! `online` example of the workspace plays over Redis pub/sub). A session can be saved as (secret) bytes
+//! and resumed in another process ([`Session::save_state`], [`Session::resume`]; PROTOCOL.md §11), and
+//! [`resp`] reads a Redis relay with every size bounded.
 //!
 //! # Examples
 //!
@@ -59,7 +61,7 @@
 //! # let config = MatchConfig::new(id, Color::White, start::chess()).pin_peer(bob.identity());
 //! # let mut white = Session::new(config, &alice, EphemeralKey::random())?;
 //! let err = white.receive(b"TW\x01\x01 not a hello").unwrap_err();
-//! assert_eq!(err.to_string(), "malformed frame: truncated frame");
+//! assert_eq!(err.to_string(), "malformed frame: a hello frame has exactly 151 bytes, this one has 16");
 //! assert_eq!(white.phase(), Phase::Aborted);
 //! assert!(white.receive(b"anything").is_err());
 //! # Ok::<_, Box<dyn std::error::Error>>(())
@@ -123,7 +125,9 @@ mod frame;
 mod handshake;
 mod keys;
 mod relay;
+pub mod resp;
 mod session;
+mod state;
 
 #[cfg(test)]
 mod attacks;
@@ -137,3 +141,7 @@ pub use handshake::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
 pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, MatchId, PUBLIC_KEY_LEN, PublicKey};
 pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};
 pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};
+pub use state::{MAX_STATE, STATE_FORMAT, StateError};
+/// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
+/// [`IdentityKey::to_bytes`] return them.
+pub use zeroize::Zeroizing;

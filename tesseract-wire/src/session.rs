@@ -272,19 +272,19 @@ impl fmt::Debug for Session {
     }
 }
 
-fn colour_byte(c: Color) -> u8 {
+pub(crate) fn colour_byte(c: Color) -> u8 {
     match c {
         Color::White => 0,
         Color::Black => 1,
     }
 }
 
-fn repetition_key(pos: &Position) -> String {
+pub(crate) fn repetition_key(pos: &Position) -> String {
     let fen = pos.fen();
     fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_string()
 }
 
-fn rule_result(pos: &Position) -> Option<GameResult> {
+pub(crate) fn rule_result(pos: &Position) -> Option<GameResult> {
     Some(match pos.outcome()? {
         Outcome::Checkmate { winner } => GameResult { winner: Some(winner), reason: EndReason::Checkmate },
         Outcome::Stalemate => GameResult { winner: None, reason: EndReason::Stalemate },
@@ -588,14 +588,14 @@ impl Session {
         if self.stage == Stage::Aborted {
             return Err(Error::Aborted);
         }
-        if bytes.len() > MAX_FRAME {
-            return self.fail(Error::Oversize { len: bytes.len(), max: MAX_FRAME });
-        }
         if self.last_accepted.as_deref() == Some(bytes) {
             return Ok(vec![Event::Duplicate]);
         }
         if let Stage::Closed(_) = self.stage {
             return Err(Error::Closed);
+        }
+        if bytes.len() > MAX_FRAME {
+            return self.fail(Error::Oversize { len: bytes.len(), max: MAX_FRAME });
         }
         let frame = match Frame::decode(bytes) {
             Ok(f) => f,
@@ -607,6 +607,33 @@ impl Session {
                 Ok(events)
             }
             Err(e) => self.fail(e),
+        }
+    }
+
+    /// Takes the news of a frame longer than [`MAX_FRAME`] that the caller refused to read (a bounded
+    /// reader such as [`crate::resp::read_reply`] skips it and reports only its length). The session treats
+    /// it as [`Session::receive`] treats such a frame: it aborts, unless the match is already over.
+    ///
+    /// # Errors
+    /// Always: [`Error::Oversize`] (and the session is aborted), or [`Error::Closed`] / [`Error::Aborted`]
+    /// once the match is over (nothing changes).
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{start, Color};
+    /// use tesseract_wire::{EphemeralKey, Error, IdentityKey, MatchConfig, MatchId, Phase, Session};
+    /// let (me, peer) = (IdentityKey::from_bytes(&[1; 32])?, IdentityKey::from_bytes(&[2; 32])?);
+    /// let config = MatchConfig::new(MatchId::from_bytes([5; 16]), Color::White, start::chess()).pin_peer(peer.identity());
+    /// let mut white = Session::new(config, &me, EphemeralKey::random())?;
+    /// assert_eq!(white.receive_oversize(1 << 28), Err(Error::Oversize { len: 1 << 28, max: 256 }));
+    /// assert_eq!(white.phase(), Phase::Aborted);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn receive_oversize(&mut self, len: u64) -> Result<Vec<Event>, Error> {
+        match self.stage {
+            Stage::Aborted => Err(Error::Aborted),
+            Stage::Closed(_) => Err(Error::Closed),
+            _ => self.fail(Error::Oversize { len: usize::try_from(len).unwrap_or(usize::MAX), max: MAX_FRAME }),
         }
     }
 

@@ -1,0 +1,247 @@
+//! Saving and resuming a session (PROTOCOL.md §11): a player stopped at any point of a match and resumed
+//! from its saved state goes on with the same match; damaged, cut or foreign states are refused with a
+//! typed error and never panic.
+
+use proptest::prelude::*;
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use sha2::{Digest, Sha256};
+use tesseract_board::{Color, Position, start};
+use tesseract_wire::{
+    Action, AutoPlayer, EphemeralKey, Event, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId, Phase,
+    SeededMover, Session, StateError,
+};
+
+fn key(n: u64) -> IdentityKey {
+    IdentityKey::generate(&mut ChaCha20Rng::seed_from_u64(n))
+}
+
+fn eph(n: u64) -> EphemeralKey {
+    EphemeralKey::generate(&mut ChaCha20Rng::seed_from_u64(9_000 + n))
+}
+
+const ID: MatchId = MatchId::from_bytes([0x33; 16]);
+
+fn config(c: Color, start: &Position) -> MatchConfig {
+    let peer = if c == Color::White { key(2) } else { key(1) };
+    MatchConfig::new(ID, c, start.clone()).pin_peer(peer.identity())
+}
+
+fn me(c: Color) -> IdentityKey {
+    if c == Color::White { key(1) } else { key(2) }
+}
+
+fn pair(start: &Position) -> (Session, Session) {
+    (
+        Session::new(config(Color::White, start), &me(Color::White), eph(1)).unwrap(),
+        Session::new(config(Color::Black, start), &me(Color::Black), eph(2)).unwrap(),
+    )
+}
+
+/// Saves `s` and resumes it from the bytes, as a restarted process does; the bytes of the resumed
+/// session are the same.
+fn restart(s: Session, start: &Position) -> Session {
+    let c = s.color();
+    let saved = s.save_state().unwrap();
+    drop(s);
+    let resumed = Session::resume(config(c, start), &me(c), &saved).unwrap();
+    assert_eq!(*resumed.save_state().unwrap(), *saved, "save, resume, save gives the same bytes");
+    resumed
+}
+
+fn drain(s: &mut Session) -> Vec<Vec<u8>> {
+    std::iter::from_fn(|| s.poll_transmit()).collect()
+}
+
+/// A whole match between two automatic players in which both are restarted from their saved state after
+/// every frame they send or receive, and every frame sent just before a restart is lost: the
+/// retransmission of the resumed sessions heals it, and the match completes with both boards equal.
+fn match_with_restarts(start: &Position, cap: u32) -> (Session, Session) {
+    let (mut w, mut b) = pair(start);
+    let (mut wp, mut bp) = (AutoPlayer::new(SeededMover::new(1), cap), AutoPlayer::new(SeededMover::new(2), cap));
+    for round in 0..10_000 {
+        if w.action() == Action::Done && b.action() == Action::Done {
+            return (w, b);
+        }
+        wp.act(&mut w).unwrap();
+        bp.act(&mut b).unwrap();
+        // Every third round, the frames queued are lost with the process that queued them.
+        let lose = round % 3 == 0;
+        let (fw, fb) = (drain(&mut w), drain(&mut b));
+        if lose {
+            w = restart(w, start);
+            b = restart(b, start);
+            continue;
+        }
+        for f in fw {
+            b.receive(&f).unwrap();
+        }
+        for f in fb {
+            w.receive(&f).unwrap();
+        }
+        w = restart(w, start);
+        b = restart(b, start);
+    }
+    panic!("the match did not finish");
+}
+
+#[test]
+fn a_match_restarted_after_every_step_completes_with_both_boards_equal() {
+    for (start, cap) in [(start::chess(), 60), (start::tesseract(start::Army::Light), 40)] {
+        let (w, b) = match_with_restarts(&start, cap);
+        assert!(matches!(w.phase(), Phase::Closed(_)), "{:?}", w.phase());
+        assert_eq!(w.result(), b.result());
+        assert_eq!(w.position().hash(), b.position().hash());
+        assert_eq!(w.moves(), b.moves());
+        assert!(w.ply() >= cap.min(20), "{}", w.ply());
+    }
+}
+
+/// The initiator stops after its Hello; the responder has answered meanwhile. The resumed initiator takes
+/// the Reply with the ephemeral key of its Hello; a fresh session (no saved state) would send a new Hello
+/// that the responder refuses.
+#[test]
+fn resume_during_the_handshake_keeps_the_ephemeral_key() {
+    let chess = start::chess();
+    let (mut w, mut b) = pair(&chess);
+    let hello = drain(&mut b).remove(0);
+    let saved = b.save_state().unwrap();
+    drop(b);
+    let reply = {
+        w.receive(&hello).unwrap();
+        drain(&mut w).remove(0)
+    };
+    let mut b = Session::resume(config(Color::Black, &chess), &me(Color::Black), &saved).unwrap();
+    assert_eq!(drain(&mut b), std::slice::from_ref(&hello), "the resumed initiator sends its Hello again");
+    let events = b.receive(&reply).unwrap();
+    assert!(events.iter().any(|e| matches!(e, Event::Established { .. })), "{events:?}");
+    for f in drain(&mut b) {
+        w.receive(&f).unwrap();
+    }
+    assert_eq!(w.phase(), Phase::Playing);
+    // Without the state: a new Hello, refused by a responder that already answered the first one.
+    let (mut w2, mut b2) = pair(&chess);
+    w2.receive(&drain(&mut b2).remove(0)).unwrap();
+    let mut fresh = Session::new(config(Color::Black, &chess), &me(Color::Black), eph(77)).unwrap();
+    assert!(w2.receive(&drain(&mut fresh).remove(0)).is_err());
+}
+
+fn saved_mid_game() -> (Position, Vec<u8>) {
+    let chess = start::chess();
+    let (mut w, mut b) = pair(&chess);
+    for f in drain(&mut b) {
+        w.receive(&f).unwrap();
+    }
+    for f in drain(&mut w) {
+        b.receive(&f).unwrap();
+    }
+    for f in drain(&mut b) {
+        w.receive(&f).unwrap();
+    }
+    w.play_text("e2e4").unwrap();
+    for f in drain(&mut w) {
+        b.receive(&f).unwrap();
+    }
+    b.play_text("e7e5").unwrap();
+    for f in drain(&mut b) {
+        w.receive(&f).unwrap();
+    }
+    w.play_text("g1f3").unwrap();
+    (chess, w.save_state().unwrap().to_vec())
+}
+
+#[test]
+fn damaged_cut_or_foreign_states_are_refused() {
+    let (chess, saved) = saved_mid_game();
+    let white = || config(Color::White, &chess);
+    let resume = |c: MatchConfig, k: &IdentityKey, bytes: &[u8]| Session::resume(c, k, bytes).map(|_| ()).unwrap_err();
+    assert!(Session::resume(white(), &me(Color::White), &saved).is_ok());
+    // Every byte flipped, every cut: refused.
+    for i in 0..saved.len() {
+        let mut bad = saved.clone();
+        bad[i] ^= 0x20;
+        let err = resume(white(), &me(Color::White), &bad);
+        assert!(matches!(err, StateError::Malformed(_) | StateError::Format(_)), "byte {i}: {err}");
+    }
+    for cut in 0..saved.len() {
+        assert!(matches!(resume(white(), &me(Color::White), &saved[..cut]), StateError::Malformed(_)), "{cut}");
+    }
+    assert_eq!(
+        resume(white(), &me(Color::White), &saved[..saved.len() - 1]).to_string(),
+        "not a valid session state: its checksum does not match: the bytes are damaged or cut"
+    );
+    let mut other_format = saved.clone();
+    other_format[3] = 2;
+    assert_eq!(
+        resume(white(), &me(Color::White), &other_format).to_string(),
+        "the session state is in format 2: this version reads format 1"
+    );
+    assert_eq!(
+        resume(white(), &me(Color::White), &vec![0; MAX_STATE + 1]),
+        StateError::Oversize { len: MAX_STATE + 1, max: MAX_STATE }
+    );
+    // Valid, but for something else than what is given.
+    let other_match = MatchConfig { match_id: MatchId::from_bytes([0x44; 16]), ..white() };
+    assert_eq!(
+        resume(other_match, &me(Color::White), &saved).to_string(),
+        format!("the session state is for another match id: the state has {ID}, this side {}", "44".repeat(16))
+    );
+    let err = resume(config(Color::Black, &chess), &me(Color::Black), &saved);
+    assert!(matches!(err, StateError::Mismatch { what: "colour", .. }), "{err}");
+    let err = resume(white(), &key(5), &saved);
+    assert!(matches!(err, StateError::Mismatch { what: "player (key)", .. }), "{err}");
+    let err = resume(config(Color::White, &start::chess960(100).unwrap()), &me(Color::White), &saved);
+    assert!(matches!(err, StateError::Mismatch { what: "start position", .. }), "{err}");
+    let err = resume(white().pin_peer(key(6).identity()), &me(Color::White), &saved);
+    assert!(matches!(err, StateError::Mismatch { what: "pinned peer", .. }), "{err}");
+    let err = resume(white().invitation(InvitationSecret::from_bytes([9; 32])), &me(Color::White), &saved);
+    assert_eq!(
+        err.to_string(),
+        "the session state is for another invitation secret: the state has none, this side one"
+    );
+}
+
+/// Recomputes the checksum after a change, so that the change reaches the field checks.
+fn reseal(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len() - 32;
+    let digest = Sha256::digest(&bytes[..n]);
+    bytes[n..].copy_from_slice(&digest);
+    bytes
+}
+
+#[test]
+fn an_illegal_move_in_a_state_is_refused() {
+    let (chess, saved) = saved_mid_game();
+    // "e2e4" is the first move text: make it an illegal "e2e5".
+    let at = saved.windows(4).position(|w| w == b"e2e4").unwrap();
+    let mut bad = saved.clone();
+    bad[at + 3] = b'5';
+    let err = Session::resume(config(Color::White, &chess), &me(Color::White), &reseal(bad)).map(|_| ()).unwrap_err();
+    assert_eq!(err, StateError::Malformed("a move that is not legal in its position"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// Any change of any bytes, with a valid checksum, gives a session or a typed error: never a panic.
+    #[test]
+    fn resume_never_panics(edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4)) {
+        static SAVED: std::sync::OnceLock<(Position, Vec<u8>)> = std::sync::OnceLock::new();
+        let (chess, saved) = SAVED.get_or_init(saved_mid_game);
+        let mut bytes = saved.clone();
+        let body = bytes.len() - 32;
+        for (i, v) in edits {
+            bytes[5 + i.index(body - 5)] = v;
+        }
+        let _ = Session::resume(config(Color::White, chess), &me(Color::White), &reseal(bytes));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let chess = start::chess();
+        let mut b = b"TWS\x01\x01".to_vec();
+        b.extend(bytes);
+        b.extend([0; 32]);
+        let _ = Session::resume(config(Color::White, &chess), &me(Color::White), &reseal(b));
+    }
+}
