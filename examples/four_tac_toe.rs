@@ -201,7 +201,7 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
                 writeln!(out, "that line is not UTF-8 text: type a cell like 1323, or `help`")?;
                 continue;
             }
-            Some(Line::TooLong) => {
+            Some(Line::TooLong(_)) => {
                 writeln!(out, "that line is longer than {} bytes and was skipped: type `help`", lines::MAX_LINE)?;
                 continue;
             }

@@ -64,8 +64,8 @@
 //! aborted (a fault detected: the reason is printed on stderr), timed out or lost the relay, 2 for
 //! malformed arguments.
 
-#[path = "common/input_line.rs"]
-mod input_line;
+#[path = "common/lines.rs"]
+mod lines;
 #[path = "common/redis_link.rs"]
 mod redis_link;
 
@@ -76,7 +76,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use input_line::{Line, MAX_LINE, read_line};
+use lines::{Line, LineReader};
 use redis_link::{Incoming, Link, Target};
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
@@ -659,8 +659,8 @@ fn online(args: &Args, session: Session, target: Target, state: Option<StateFile
     let human = (!args.auto).then(|| {
         let (tx, rx) = mpsc::channel::<Line>();
         std::thread::spawn(move || {
-            let mut stdin = std::io::stdin().lock();
-            while let Ok(Some(line)) = read_line(&mut stdin, MAX_LINE) {
+            let mut stdin = LineReader::new(std::io::stdin().lock());
+            while let Ok(Some(line)) = stdin.next_line() {
                 if tx.send(line).is_err() {
                     break;
                 }

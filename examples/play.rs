@@ -627,7 +627,7 @@ fn main() -> ExitCode {
                 ui.say("That line is not UTF-8 text; type help for the commands.");
                 continue;
             }
-            Some(Line::TooLong) => {
+            Some(Line::TooLong(_)) => {
                 ui.say(&format!(
                     "That line is longer than {} bytes and was skipped; type help for the commands.",
                     lines::MAX_LINE

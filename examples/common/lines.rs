@@ -15,10 +15,22 @@ pub const MAX_LINE: usize = 4096;
 pub enum Line {
     /// A line of text, without its line ending.
     Text(String),
-    /// A line longer than [`MAX_LINE`] bytes: skipped, never held in memory.
-    TooLong,
+    /// A line longer than [`MAX_LINE`] bytes: skipped, never held in memory; its length in bytes.
+    TooLong(usize),
     /// A line that is not UTF-8 text: skipped.
     NotUtf8,
+}
+
+impl Line {
+    /// What to tell the user about a skipped line (`None` for a line of text).
+    #[allow(dead_code)] // Not every example words its answer this way.
+    pub fn complaint(&self) -> Option<String> {
+        match self {
+            Line::Text(_) => None,
+            Line::NotUtf8 => Some("That line is not UTF-8 text: ignored.".to_string()),
+            Line::TooLong(n) => Some(format!("That line has {n} bytes, more than {MAX_LINE}: ignored.")),
+        }
+    }
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes from a buffered reader.
@@ -43,6 +55,7 @@ impl<R: BufRead> LineReader<R> {
         self.buf.clear();
         let mut too_long = false;
         let mut any = false;
+        let mut total = 0usize;
         loop {
             let chunk = match self.inner.fill_buf() {
                 Ok(chunk) => chunk,
@@ -68,6 +81,7 @@ impl<R: BufRead> LineReader<R> {
                     self.buf.clear();
                 }
             }
+            total += len;
             self.inner.consume(len + usize::from(ended));
             if ended {
                 break;
@@ -75,9 +89,10 @@ impl<R: BufRead> LineReader<R> {
         }
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
+            total -= 1;
         }
         if too_long || self.buf.len() > MAX_LINE {
-            return Ok(Some(Line::TooLong));
+            return Ok(Some(Line::TooLong(total)));
         }
         Ok(Some(match std::str::from_utf8(&self.buf) {
             Ok(text) => Line::Text(text.to_string()),
