@@ -66,6 +66,7 @@
 #![forbid(unsafe_code)]
 
 mod cell;
+pub mod epd;
 pub mod fen;
 pub mod geometry;
 pub mod mailbox;
