@@ -316,7 +316,7 @@ fn parse_setoption(t: &mut Tokens<'_>) -> Result<Command, ParseError> {
         None => return Err(err(t.end(), ParseErrorKind::Missing { context: "setoption", expected: "name NAME" })),
     }
     let mut name = Vec::new();
-    let mut name_column = t.end();
+    let mut name_column = t.rest().map_or(t.end(), |(c, _)| c);
     while let Some(w) = t.peek() {
         if w == "value" {
             break;
