@@ -899,7 +899,10 @@ mod tests {
             out.clear();
             send(&mut e, &[line]);
             let lines = out.lines();
-            assert!(lines.len() == 1 && lines[0].starts_with("info string error ") && lines[0].contains(message), "{lines:?}");
+            assert!(
+                lines.len() == 1 && lines[0].starts_with("info string error ") && lines[0].contains(message),
+                "{lines:?}"
+            );
             assert!(lines[0].ends_with("the position is unchanged"));
             assert_eq!(e.game.position().fen(), fen);
         }
@@ -932,7 +935,13 @@ mod tests {
         assert_eq!(out.count("info string error "), 1, "{:?}", out.lines());
         assert_eq!(e.game.position().fen(), "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
         // A Chess960 start needs UCI_Chess960 for its castling rights.
-        send(&mut e, &["setoption name UCI_Chess960 value false", "position fen nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1"]);
+        send(
+            &mut e,
+            &[
+                "setoption name UCI_Chess960 value false",
+                "position fen nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1",
+            ],
+        );
         assert_eq!(out.count("info string error "), 2);
     }
 
