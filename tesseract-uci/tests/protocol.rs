@@ -271,7 +271,8 @@ fn play_4d(sides: &mut [Side; 2], max_plies: usize, clocks: &mut Clocks) -> (Gam
         assert!(*c >= 0, "{turn} lost on time at ply {}: {spent} ms spent", moves.len() + 1);
         *c += clocks.inc;
         let text = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
-        assert_eq!(text.len(), 8, "a 4D move is eight digits: {text}");
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        assert!(digits == 8 && text.len() <= 9, "a 4D move is eight digits and a promotion letter: {text}");
         // Every PV must be legal from the root too.
         for l in &lines {
             if let Some(pv) = l.split(" pv ").nth(1) {
