@@ -25,8 +25,10 @@ pub const NAME: &str = concat!("Tesseract ", env!("CARGO_PKG_VERSION"));
 
 /// The default transposition table size, in megabytes (the master tier's).
 pub const DEFAULT_HASH_MB: usize = 16;
-/// The largest table, in megabytes.
-pub const MAX_HASH_MB: usize = 65_536;
+/// The largest table, in megabytes: a table is filled (touched) when made, and on Linux, which overcommits,
+/// a table larger than the memory gets the process killed rather than an allocation error; at 500,000
+/// nodes a second, 4 GB (268 million entries) is more than a search of several minutes fills.
+pub const MAX_HASH_MB: usize = 4_096;
 /// The default move overhead, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// The largest move overhead, in milliseconds.

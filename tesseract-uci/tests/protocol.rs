@@ -171,6 +171,12 @@ fn garbage_never_kills_the_engine() {
         e.send("isready");
         e.until("readyok", Duration::from_secs(60));
     }
+    // The garbage reached the parser and was answered: an error for most of the 2,000 lines, and for
+    // each of the four 2 MiB lines.
+    let errors = e.log.iter().filter(|l| l.starts_with("info string error ")).count();
+    assert!(errors > 1_000, "{errors} errors");
+    let too_long = e.log.iter().filter(|l| l.contains("bytes is longer than the 1048576 allowed")).count();
+    assert_eq!(too_long, 4);
     // Still playing after all that.
     e.send("setoption name UCI_Variant value chess");
     e.send("position startpos moves e2e4");
