@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every test of the workspace, as CI runs it. Idempotent: installs what the tests need from outside cargo
-# (python-chess for the perft oracle, redis-server for the online match over a real relay, started on
+# (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay, started on
 # loopback and stopped again if this script started it), then runs formatting and lint checks, the debug-build tests (debug
 # assertions on: a validity check after every make and unmake) and the release-build tests including the
-# ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle).
+# ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
+# playing whole games against tesseract-uci).
 #
 # Usage: scripts/test.sh            everything
 #        scripts/test.sh --quick    debug-build tests only, no installs

@@ -78,6 +78,10 @@
 //! - **Repetition** needs the game's past: [`Searcher::search`] takes the hashes of the earlier
 //!   positions; any repetition since the last capture or pawn move is scored as a draw inside the search.
 //!
+//! - **Time management** ([`time`]): a [`Clock`] (time left, increment, moves to the control) gives a
+//!   [`TimeBudget`] of a soft limit (no new iteration) and a hard limit (the search's wall-clock limit),
+//!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`).
+//!
 //! # Bench signature
 //!
 //! [`bench::run`] searches a fixed list of positions (4D from all three armies, classic chess, Chess960)
@@ -101,6 +105,7 @@ pub mod eval;
 mod game;
 pub mod search;
 mod tier;
+pub mod time;
 pub mod tt;
 
 pub use game::{Game, GameEnd, GameRecord, Player, RecordError};
@@ -108,4 +113,5 @@ pub use search::{
     Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
 };
 pub use tier::{Tier, TierSettings};
+pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};

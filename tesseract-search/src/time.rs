@@ -1,0 +1,207 @@
+//! Time management: how long to think on a move, from a chess clock.
+//!
+//! A [`Clock`] is one side's clock as a UCI `go` command gives it (time left, increment, moves to the next
+//! time control); [`Clock::budget`] turns it into a [`TimeBudget`] of two limits:
+//!
+//! - the **soft** limit: no new iteration starts after it ([`TimeBudget::stop_after_iteration`]). An
+//!   iteration takes two to three times as long as the one before, so moves take about the soft limit
+//!   to twice that on average;
+//! - the **hard** limit: the search stops even inside an iteration ([`TimeBudget::limits`] puts it in
+//!   [`Limits::time`]).
+//!
+//! The rule, with `usable = time left − move overhead` (the overhead covers what the clock counts but the
+//! search does not see: the pipe to the GUI, process scheduling, the GUI itself):
+//!
+//! - `target = usable / moves_to_go + ¾ · increment`, where `moves_to_go` is the number of moves to the
+//!   next time control, clamped to 1..=50, or [`DEFAULT_MOVES_TO_GO`] in sudden death;
+//! - `hard = min(3 · target, usable / 2)`; with one move to the control, `min(3 · target, ⅘ · usable)`;
+//! - `soft = min(⅗ · target, hard)`.
+//!
+//! So one move never spends more than half the usable time (⅘ when the control is one move away) plus
+//! the overhead: the clock cannot run out while any time is left at the start of a move, whatever the
+//! increment. A fixed time per move (`go movetime`) is [`TimeBudget::fixed`].
+
+use std::time::Duration;
+
+use crate::search::Limits;
+
+/// Moves assumed left in the game when the clock gives no number of moves to the next control (sudden
+/// death, with or without increment).
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+
+/// The most moves to the next control that the budget divides by: further away, the budget would get
+/// too small to matter.
+pub const MAX_MOVES_TO_GO: u32 = 50;
+
+/// One side's clock.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub remaining: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves to the next time control (`None`: sudden death).
+    pub moves_to_go: Option<u32>,
+}
+
+/// How long to think on one move: see the [module docs](self).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// No new iteration starts after this long.
+    pub soft: Duration,
+    /// The search stops after this long, inside an iteration if need be.
+    pub hard: Duration,
+}
+
+impl Clock {
+    /// The budget of the next move, keeping `move_overhead` aside (see the [module docs](self) for the
+    /// rule).
+    ///
+    /// # Examples
+    /// ```
+    /// use std::time::Duration;
+    /// use tesseract_search::{Clock, TimeBudget};
+    /// // One minute in sudden death, 30 ms of overhead: 1,999 ms target (59,970 ms / 30).
+    /// let clock = Clock { remaining: Duration::from_secs(60), ..Clock::default() };
+    /// let budget = clock.budget(Duration::from_millis(30));
+    /// assert_eq!(budget.hard, Duration::from_millis(5_997));
+    /// assert!(budget.soft < budget.hard);
+    /// ```
+    pub fn budget(&self, move_overhead: Duration) -> TimeBudget {
+        let usable = self.remaining.saturating_sub(move_overhead);
+        let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
+        let target = usable / moves + self.increment * 3 / 4;
+        let cap = if moves == 1 { usable * 4 / 5 } else { usable / 2 };
+        let hard = (target * 3).min(cap);
+        let soft = (target * 3 / 5).min(hard);
+        TimeBudget { soft, hard }
+    }
+}
+
+impl TimeBudget {
+    /// A fixed time per move (`go movetime`), less `move_overhead`: the search runs until then.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tesseract_search::TimeBudget;
+    /// let b = TimeBudget::fixed(Duration::from_millis(1_000), Duration::from_millis(30));
+    /// assert_eq!((b.soft, b.hard), (Duration::from_millis(970), Duration::from_millis(970)));
+    /// ```
+    pub fn fixed(movetime: Duration, move_overhead: Duration) -> TimeBudget {
+        let t = movetime.saturating_sub(move_overhead);
+        TimeBudget { soft: t, hard: t }
+    }
+
+    /// Search limits with the hard limit as the wall-clock limit and no other limit.
+    pub fn limits(&self) -> Limits {
+        Limits { time: Some(self.hard), ..Limits::default() }
+    }
+
+    /// Whether a search that has run for `elapsed` should start no new iteration.
+    pub fn stop_after_iteration(&self, elapsed: Duration) -> bool {
+        elapsed >= self.soft
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(remaining: u64, increment: u64, moves_to_go: Option<u32>) -> Clock {
+        Clock { remaining: ms(remaining), increment: ms(increment), moves_to_go }
+    }
+
+    #[test]
+    fn sudden_death_worked_example() {
+        // usable 59,970 ms; target 59,970 / 30 = 1,999 ms; hard 5,997 ms; soft 1,199.4 ms.
+        let b = clock(60_000, 0, None).budget(ms(30));
+        assert_eq!(b.hard, ms(5_997));
+        assert_eq!(b.soft, Duration::from_micros(1_199_400));
+    }
+
+    #[test]
+    fn increment_worked_example() {
+        // 1 s + 10 ms, 30 ms overhead: usable 970 ms; target 970 ms / 30 + 7.5 ms = 32,333,333 ns +
+        // 7,500,000 ns = 39,833,333 ns (durations divide to whole nanoseconds); hard three times that,
+        // soft three fifths (23,899,999.8 ns, rounded down).
+        let b = clock(1_000, 10, None).budget(ms(30));
+        assert_eq!(b.hard, Duration::from_nanos(119_499_999));
+        assert_eq!(b.soft, Duration::from_nanos(23_899_999));
+    }
+
+    #[test]
+    fn moves_to_go_divides_the_time() {
+        // 10 moves to the control in 10 s, no overhead: target 1 s, hard 3 s, soft 600 ms.
+        let b = clock(10_000, 0, Some(10)).budget(Duration::ZERO);
+        assert_eq!((b.soft, b.hard), (ms(600), ms(3_000)));
+    }
+
+    #[test]
+    fn last_move_before_the_control_may_use_four_fifths() {
+        // One move to go with 1 s: target 1 s, hard capped at 800 ms, soft 600 ms.
+        let b = clock(1_000, 0, Some(1)).budget(Duration::ZERO);
+        assert_eq!((b.soft, b.hard), (ms(600), ms(800)));
+        // Two moves to go: at most half.
+        let b = clock(1_000, 0, Some(2)).budget(Duration::ZERO);
+        assert_eq!(b.hard, ms(500));
+    }
+
+    #[test]
+    fn moves_to_go_is_clamped() {
+        let zero = clock(1_000, 0, Some(0)).budget(Duration::ZERO);
+        let one = clock(1_000, 0, Some(1)).budget(Duration::ZERO);
+        assert_eq!(zero, one);
+        // Beyond 50 moves the budget stops shrinking: 100 s / 50 = 2 s target.
+        let far = clock(100_000, 0, Some(500)).budget(Duration::ZERO);
+        assert_eq!(far.hard, ms(6_000));
+    }
+
+    #[test]
+    fn a_large_increment_cannot_overdraw_the_clock() {
+        // 100 ms left, 1 s increment: the target (3.75 ms + 750 ms) is capped at half the 100 ms.
+        let b = clock(100, 1_000, None).budget(Duration::ZERO);
+        assert_eq!((b.soft, b.hard), (ms(50), ms(50)));
+    }
+
+    #[test]
+    fn no_time_left_means_no_budget() {
+        assert_eq!(clock(0, 0, None).budget(ms(30)), TimeBudget { soft: Duration::ZERO, hard: Duration::ZERO });
+        // The overhead is more than the time left: nothing usable (no underflow).
+        assert_eq!(clock(20, 0, Some(1)).budget(ms(30)).hard, Duration::ZERO);
+        assert_eq!(TimeBudget::fixed(ms(10), ms(30)).hard, Duration::ZERO);
+    }
+
+    #[test]
+    fn a_game_at_one_second_plus_ten_ms_never_flags() {
+        // Every move spends its whole hard limit plus a latency (pipes, scheduling) of up to the increment
+        // (a larger latency drains any clock, whatever the engine does): the time spent never exceeds
+        // the time left.
+        let overhead = ms(30);
+        for latency in [ms(1), ms(5), ms(10)] {
+            let mut left = ms(1_000);
+            for _ in 0..500 {
+                let b = Clock { remaining: left, increment: ms(10), moves_to_go: None }.budget(overhead);
+                let spent = b.hard + latency;
+                assert!(spent < left, "latency {latency:?}: spent {spent:?} of {left:?}");
+                left = left - spent + ms(10);
+            }
+        }
+        // Whatever is left, a move spends at most the time left (an overhead as large as the latency).
+        for left in (0..2_000).map(ms) {
+            let b = Clock { remaining: left, increment: ms(10), moves_to_go: None }.budget(overhead);
+            assert!(b.hard + overhead <= left || b.hard.is_zero(), "{left:?}");
+        }
+    }
+
+    #[test]
+    fn limits_and_soft_stop() {
+        let b = TimeBudget { soft: ms(100), hard: ms(300) };
+        assert_eq!(b.limits(), Limits { time: Some(ms(300)), ..Limits::default() });
+        assert!(!b.stop_after_iteration(ms(99)));
+        assert!(b.stop_after_iteration(ms(100)));
+    }
+}

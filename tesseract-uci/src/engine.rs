@@ -1,0 +1,1065 @@
+//! The engine loop: the state between commands, the options, and the search on its own thread.
+//!
+//! The thread that reads input owns an [`Engine`] and hands it each line ([`Engine::handle`]). `go`
+//! starts a search thread, which owns the [`Searcher`] until it has printed `bestmove`, and a watchdog
+//! thread that raises the search's stop flag at the hard time limit; so `isready`, `stop` and `quit` are
+//! answered at once while the engine thinks. `stop` waits for the search thread to print `bestmove`
+//! (a few milliseconds: the search checks its stop flag every 1,024 nodes).
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tesseract_board::start::{self, Army};
+use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove};
+use tesseract_movegen::Legal;
+use tesseract_search::{Clock, Game, Info, Limits, Options, Score, SearchResult, Searcher, Tier, TimeBudget};
+
+use crate::command::{Command, Go, PositionCommand, Start};
+use crate::lines::{Line, MAX_LINE};
+
+/// The engine's name in `id name`.
+pub const NAME: &str = concat!("Tesseract ", env!("CARGO_PKG_VERSION"));
+
+/// The default transposition table size, in megabytes (the master tier's).
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The largest table, in megabytes: a table is filled (touched) when made, and on Linux, which overcommits,
+/// a table larger than the memory gets the process killed rather than an allocation error; at 500,000
+/// nodes a second, 4 GB (268 million entries) is more than a search of several minutes fills.
+pub const MAX_HASH_MB: usize = 4_096;
+/// The default move overhead, in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// The largest move overhead, in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+/// The largest `Seed`.
+pub const MAX_SEED: u64 = i32::MAX as u64;
+
+/// Each tier's measured strength in classic chess, in Elo, against Stockfish's `UCI_LimitStrength`
+/// (figures of issue 12): the `UCI_Elo` mapping picks the nearest.
+pub const TIER_ELO: [(Tier, u32); 4] =
+    [(Tier::Beginner, 1440), (Tier::Club, 1760), (Tier::Expert, 1825), (Tier::Master, 2045)];
+
+/// The tier whose measured Elo is nearest to `elo` (the weaker of two equally near).
+///
+/// ```
+/// use tesseract_search::Tier;
+/// use tesseract_uci::engine::tier_for_elo;
+/// assert_eq!(tier_for_elo(1500), Tier::Beginner);
+/// assert_eq!(tier_for_elo(1800), Tier::Expert);
+/// assert_eq!(tier_for_elo(3000), Tier::Master);
+/// ```
+pub fn tier_for_elo(elo: u32) -> Tier {
+    let mut best = TIER_ELO[0];
+    for entry in TIER_ELO {
+        if entry.1.abs_diff(elo) < best.1.abs_diff(elo) {
+            best = entry;
+        }
+    }
+    best.0
+}
+
+/// What the reading loop does after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit`: stop reading.
+    Quit,
+}
+
+/// The game played through `UCI_Variant`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Classic chess, or Chess960 with `UCI_Chess960`.
+    Chess,
+    /// 4D Tesseract on the 5×5×5×5 board.
+    Tesseract,
+}
+
+/// The options, as `setoption` left them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Config {
+    hash_mb: usize,
+    move_overhead: Duration,
+    ponder: bool,
+    chess960: bool,
+    variant: Variant,
+    army: Army,
+    tier: Option<Tier>,
+    limit_strength: bool,
+    elo: u32,
+    seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            hash_mb: DEFAULT_HASH_MB,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            ponder: false,
+            chess960: false,
+            variant: Variant::Chess,
+            army: Army::Standard,
+            tier: None,
+            limit_strength: false,
+            elo: TIER_ELO[0].1,
+            seed: 0,
+        }
+    }
+}
+
+impl Config {
+    /// The tier that plays: `UCI_LimitStrength` with `UCI_Elo` first, else `Tier` (`None`: full strength).
+    fn playing_tier(&self) -> Option<Tier> {
+        if self.limit_strength { Some(tier_for_elo(self.elo)) } else { self.tier }
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
+    }
+
+    /// The start position of `position startpos`.
+    fn start_position(&self) -> Position {
+        match self.variant {
+            Variant::Tesseract => start::tesseract(self.army),
+            Variant::Chess if self.chess960 => Position::from_setup(start::chess().to_setup(), CastlingMode::Chess960)
+                .expect("the chess start is a valid Chess960 position"),
+            Variant::Chess => start::chess(),
+        }
+    }
+}
+
+/// The `uci` answer's option lines.
+fn option_lines() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_Variant type combo default chess var chess var tesseract".to_string(),
+        "option name Army type combo default standard var light var standard var dense".to_string(),
+        "option name Tier type combo default full strength var beginner var club var expert var master var full strength"
+            .to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {0} min {0} max {1}", TIER_ELO[0].1, TIER_ELO[3].1),
+        format!("option name Seed type spin default 0 min 0 max {MAX_SEED}"),
+    ]
+}
+
+/// Where the engine writes: one line at a time, flushed, from any thread.
+#[derive(Clone)]
+struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// Set when a write fails (the GUI has gone): searches then stop at once.
+    broken: Arc<AtomicBool>,
+}
+
+impl Output {
+    fn line(&self, text: &str) -> bool {
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        let ok = writeln!(sink, "{text}").and_then(|()| sink.flush()).is_ok();
+        if !ok {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+        ok
+    }
+
+    fn error(&self, message: &str) {
+        self.line(&format!("info string error {message}"));
+    }
+}
+
+/// The state shared by the reading thread, the search thread and the watchdog.
+struct Control {
+    state: Mutex<State>,
+    changed: Condvar,
+    /// The searcher's stop flag.
+    stop: Arc<AtomicBool>,
+}
+
+#[derive(Debug)]
+struct State {
+    /// `stop` or `quit` was received.
+    stop_requested: bool,
+    /// `go ponder` until `ponderhit`.
+    pondering: bool,
+    /// `go infinite`: `bestmove` waits for `stop`.
+    infinite: bool,
+    /// The time limits of the move, started at `go` or at `ponderhit`.
+    budget: Option<TimeBudget>,
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+    /// `bestmove` is printed or about to be: the search thread is ending.
+    finished: bool,
+}
+
+impl Control {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl State {
+    /// Starts the clock of the move's budget.
+    fn start_clock(&mut self, now: Instant) {
+        if let Some(b) = self.budget {
+            self.soft = now.checked_add(b.soft);
+            self.hard = now.checked_add(b.hard);
+        }
+    }
+
+    /// Whether the search should stop after an iteration that has reached `score`.
+    fn stop_after_iteration(&self, now: Instant, score: Score, mate: Option<u32>) -> bool {
+        if self.stop_requested {
+            return true;
+        }
+        if self.pondering || self.infinite {
+            return false;
+        }
+        let found_mate = matches!((score, mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n);
+        found_mate || self.soft.is_some_and(|s| now >= s) || self.hard.is_some_and(|h| now >= h)
+    }
+}
+
+/// Marks the search finished when the search thread ends, however it ends, so that the watchdog ends too.
+struct FinishGuard(Arc<Control>);
+
+impl Drop for FinishGuard {
+    fn drop(&mut self) {
+        self.0.lock().finished = true;
+        self.0.changed.notify_all();
+    }
+}
+
+/// A search in progress.
+struct Running {
+    control: Arc<Control>,
+    thread: JoinHandle<Searcher>,
+    watchdog: Option<JoinHandle<()>>,
+}
+
+/// The UCI engine: options, the current game and the searcher (see the [module docs](self)).
+pub struct Engine {
+    out: Output,
+    config: Config,
+    game: Game,
+    /// The searcher while no search runs (`None` during a search, or when none could be allocated).
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    /// `ucinewgame` came: clear the table before the next search.
+    clear_pending: bool,
+    debug: bool,
+}
+
+impl Engine {
+    /// An engine writing to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> Engine {
+        let config = Config::default();
+        let game = Game::new(config.start_position(), config.seed);
+        Engine {
+            out: Output { sink: Arc::new(Mutex::new(out)), broken: Arc::new(AtomicBool::new(false)) },
+            config,
+            game,
+            searcher: None,
+            running: None,
+            clear_pending: false,
+            debug: false,
+        }
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &Line) -> Flow {
+        match line {
+            Line::Text(text) => self.handle_text(text),
+            Line::TooLong(n) => {
+                self.out.error(&format!("a line of {n} bytes is longer than the {MAX_LINE} allowed: ignored"));
+                Flow::Continue
+            }
+            Line::NotUtf8 => {
+                self.out.error("a line that is not UTF-8 text: ignored");
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Handles one line of text.
+    pub fn handle_text(&mut self, line: &str) -> Flow {
+        let command = match Command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.out.error(&e.to_string());
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Uci => {
+                self.out.line(&format!("id name {NAME}"));
+                self.out.line("id author The Tesseract developers");
+                for l in option_lines() {
+                    self.out.line(&l);
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => {
+                // Allocate a table that `setoption name Hash` asked for before saying ready.
+                if self.running.is_none() {
+                    self.prepare_searcher();
+                }
+                self.out.line("readyok");
+            }
+            Command::SetOption { name, value, column } => {
+                if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    self.out.error(&format!("column {column}: setoption {name}: {e}"));
+                }
+            }
+            Command::Register => {}
+            Command::UciNewGame => {
+                self.clear_pending = true;
+                self.game = Game::new(self.config.start_position(), self.config.seed);
+            }
+            Command::Position(p) => {
+                if let Err(e) = self.set_position(&p) {
+                    self.out.error(&format!("position: {e}; the position is unchanged"));
+                }
+            }
+            Command::Go(go) => self.go(&go),
+            Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
+            Command::Quit => {
+                self.stop();
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// At the end of the input: lets a search with limits finish (an infinite or pondering one is
+    /// stopped), and waits for its `bestmove`.
+    pub fn finish(&mut self) {
+        if let Some(r) = &self.running {
+            let mut st = r.control.lock();
+            if st.infinite || st.pondering {
+                st.stop_requested = true;
+                r.control.stop.store(true, Ordering::Relaxed);
+                r.control.changed.notify_all();
+            }
+        }
+        self.join();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value = value.ok_or("needs a value (setoption name NAME value VALUE)")?;
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        let mut c = self.config.clone();
+        if is("Hash") {
+            c.hash_mb = spin(value, 1, MAX_HASH_MB as u64)? as usize;
+        } else if is("Move Overhead") {
+            c.move_overhead = Duration::from_millis(spin(value, 0, MAX_MOVE_OVERHEAD_MS)?);
+        } else if is("Ponder") {
+            c.ponder = check(value)?;
+        } else if is("UCI_Chess960") {
+            c.chess960 = check(value)?;
+        } else if is("UCI_Variant") {
+            c.variant = combo(value, &[("chess", Variant::Chess), ("tesseract", Variant::Tesseract)])?;
+        } else if is("Army") {
+            c.army = combo(value, &Army::ALL.map(|a| (a.name(), a)))?;
+        } else if is("Tier") {
+            let tiers = Tier::ALL.map(|t| (t.name(), Some(t)));
+            c.tier = combo(value, &[tiers[0], tiers[1], tiers[2], tiers[3], ("full strength", None)])?;
+        } else if is("UCI_LimitStrength") {
+            c.limit_strength = check(value)?;
+        } else if is("UCI_Elo") {
+            c.elo = spin(value, TIER_ELO[0].1 as u64, TIER_ELO[3].1 as u64)? as u32;
+        } else if is("Seed") {
+            c.seed = spin(value, 0, MAX_SEED)?;
+        } else {
+            return Err("unknown option (the `uci` command lists them)".to_string());
+        }
+        let restart = c.variant != self.config.variant
+            || c.chess960 != self.config.chess960
+            || (c.army != self.config.army && c.variant == Variant::Tesseract);
+        self.config = c;
+        if restart {
+            self.game = Game::new(self.config.start_position(), self.config.seed);
+        }
+        Ok(())
+    }
+
+    fn set_position(&mut self, p: &PositionCommand) -> Result<(), String> {
+        let start = match &p.start {
+            Start::StartPos => self.config.start_position(),
+            Start::Fen { text, column } => {
+                let pos = Position::from_fen_with_mode(text, self.config.castling_mode())
+                    .map_err(|e| format!("column {column}: fen: {e}"))?;
+                let wanted = match self.config.variant {
+                    Variant::Chess => Shape::CHESS,
+                    Variant::Tesseract => Shape::TESSERACT,
+                };
+                if pos.shape() != wanted {
+                    return Err(format!(
+                        "column {column}: fen: a board of {} axes of {} cells, but UCI_Variant {} plays on {} axes of \
+                         {}",
+                        pos.shape().dims(),
+                        pos.shape().side(),
+                        match self.config.variant {
+                            Variant::Chess => "chess",
+                            Variant::Tesseract => "tesseract",
+                        },
+                        wanted.dims(),
+                        wanted.side()
+                    ));
+                }
+                pos
+            }
+        };
+        let mut game = Game::new(start, self.config.seed);
+        for (i, m) in p.moves.iter().enumerate() {
+            let illegal =
+                |e: tesseract_movegen::MoveError| format!("column {}: move {} ({}): {e}", m.column, i + 1, m.text);
+            let mv = game.position().resolve(&m.text).map_err(illegal)?;
+            game.play(mv).map_err(illegal)?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Makes sure a searcher of the wanted table size exists (when no search runs).
+    fn prepare_searcher(&mut self) -> bool {
+        let wanted = match self.config.playing_tier() {
+            Some(t) => t.settings().hash_mb,
+            None => self.config.hash_mb,
+        };
+        if self.searcher.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
+            return true;
+        }
+        // Free the old table first: two large tables may not fit.
+        let old = self.searcher.take().map(|s| s.hash_mb());
+        match Searcher::try_new(wanted) {
+            Ok(s) => {
+                self.searcher = Some(s);
+                true
+            }
+            Err(e) => {
+                self.out.error(&format!("Hash {wanted}: {e}"));
+                self.searcher = old.or(Some(1)).and_then(|mb| Searcher::try_new(mb).ok());
+                if self.searcher.is_none() {
+                    self.out.error("no transposition table could be allocated");
+                }
+                self.searcher.is_some()
+            }
+        }
+    }
+
+    /// Joins a search that has ended or is ending (after `stop`, or at the end of input).
+    fn join(&mut self) {
+        let Some(r) = self.running.take() else { return };
+        let searcher = r.thread.join();
+        if let Some(w) = r.watchdog {
+            let _ = w.join();
+        }
+        match searcher {
+            Ok(s) => self.searcher = Some(s),
+            Err(_) => {
+                // The search thread failed; the guard has ended the watchdog. A new searcher next time.
+                self.out.error("the search failed");
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    /// Joins a finished search; whether no search is running now.
+    fn reap(&mut self) -> bool {
+        if let Some(r) = &self.running {
+            if !r.control.lock().finished {
+                return false;
+            }
+            self.join();
+        }
+        true
+    }
+
+    fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            let mut st = r.control.lock();
+            st.stop_requested = true;
+            r.control.stop.store(true, Ordering::Relaxed);
+            r.control.changed.notify_all();
+        }
+        self.join();
+    }
+
+    fn ponderhit(&mut self) {
+        let Some(r) = &self.running else { return };
+        let mut st = r.control.lock();
+        if st.pondering {
+            st.pondering = false;
+            st.start_clock(Instant::now());
+            r.control.changed.notify_all();
+        }
+    }
+
+    /// The time budget of a `go`, for the side to move.
+    fn budget(&self, go: &Go) -> Option<TimeBudget> {
+        if go.infinite {
+            return None;
+        }
+        let overhead = self.config.move_overhead;
+        if let Some(t) = go.movetime {
+            return Some(TimeBudget::fixed(t, overhead));
+        }
+        let (time, inc) = match self.game.position().turn() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        let clock = Clock { remaining: time?, increment: inc.unwrap_or_default(), moves_to_go: go.movestogo };
+        Some(clock.budget(overhead))
+    }
+
+    fn go(&mut self, go: &Go) {
+        if !self.reap() {
+            self.out.error("go: a search is running (send stop first); ignored");
+            return;
+        }
+        if !self.prepare_searcher() {
+            self.out.line("bestmove 0000");
+            return;
+        }
+        let Some(mut searcher) = self.searcher.take() else { return };
+        let tier = self.config.playing_tier();
+        if self.debug {
+            let strength = match tier {
+                Some(t) => {
+                    let elo = TIER_ELO.iter().find(|e| e.0 == t).map_or(0, |e| e.1);
+                    format!("the {t} tier (about {elo} Elo in chess)")
+                }
+                None => "full strength".to_string(),
+            };
+            self.out.line(&format!("info string playing at {strength}"));
+        }
+        if self.clear_pending || tier.is_some() {
+            // A tier clears its table before each move, as in the project's games: its moves then depend
+            // only on the game.
+            searcher.clear();
+            self.clear_pending = false;
+        }
+        let mut limits = tier.map(Tier::budget).unwrap_or_default();
+        if let Some(d) = go.depth {
+            limits.depth = Some(limits.depth.map_or(d, |t| t.min(d)));
+        }
+        if let Some(n) = go.nodes {
+            limits.nodes = Some(limits.nodes.map_or(n, |t| t.min(n)));
+        }
+        let budget = self.budget(go);
+        let pondering = go.ponder;
+        if !pondering {
+            limits.time = budget.map(|b| b.hard);
+        }
+        let options =
+            Options { seed: self.config.seed, noise: tier.map_or(0, |t| t.settings().noise), ..Options::default() };
+        let control = Arc::new(Control {
+            state: Mutex::new(State {
+                stop_requested: false,
+                pondering,
+                infinite: go.infinite,
+                budget,
+                soft: None,
+                hard: None,
+                finished: false,
+            }),
+            changed: Condvar::new(),
+            stop: searcher.stop_flag(),
+        });
+        if !pondering {
+            control.lock().start_clock(Instant::now());
+        }
+        let job = SearchJob {
+            pos: self.game.position().clone(),
+            history: self.game.history().to_vec(),
+            limits,
+            options,
+            mate: go.mate,
+            control: Arc::clone(&control),
+            out: self.out.clone(),
+        };
+        let thread = std::thread::Builder::new().name("search".into()).spawn(move || job.run(searcher));
+        let thread = match thread {
+            Ok(t) => t,
+            Err(e) => {
+                self.out.error(&format!("go: cannot start the search thread: {e}"));
+                self.out.line("bestmove 0000");
+                return;
+            }
+        };
+        let wd_control = Arc::clone(&control);
+        let watchdog = std::thread::Builder::new().name("watchdog".into()).spawn(move || watchdog(&wd_control));
+        let watchdog = match watchdog {
+            Ok(w) => Some(w),
+            Err(e) => {
+                // Without a watchdog the search's own time limit still holds, except after a ponderhit:
+                // stop the search rather than risk the clock.
+                self.out.error(&format!("go: cannot start the watchdog thread: {e}"));
+                control.lock().stop_requested = true;
+                control.stop.store(true, Ordering::Relaxed);
+                control.changed.notify_all();
+                None
+            }
+        };
+        self.running = Some(Running { control, thread, watchdog });
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Raises the stop flag at the hard limit (counted from `go`, or from `ponderhit`).
+fn watchdog(control: &Control) {
+    let mut st = control.lock();
+    loop {
+        if st.finished {
+            return;
+        }
+        let now = Instant::now();
+        match (st.pondering, st.hard) {
+            (false, Some(h)) if now >= h => {
+                control.stop.store(true, Ordering::Relaxed);
+                // Raised again on each wake, in case the search had not started when it was first raised.
+                st = control
+                    .changed
+                    .wait_timeout(st, Duration::from_millis(5))
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            (false, Some(h)) => {
+                st = control.changed.wait_timeout(st, h - now).unwrap_or_else(PoisonError::into_inner).0;
+            }
+            _ => st = control.changed.wait(st).unwrap_or_else(PoisonError::into_inner),
+        }
+    }
+}
+
+/// What the search thread needs.
+struct SearchJob {
+    pos: Position,
+    history: Vec<u64>,
+    limits: Limits,
+    options: Options,
+    mate: Option<u32>,
+    control: Arc<Control>,
+    out: Output,
+}
+
+impl SearchJob {
+    fn run(self, mut searcher: Searcher) -> Searcher {
+        let guard = FinishGuard(Arc::clone(&self.control));
+        let control = &self.control;
+        let result = searcher.search(&self.pos, &self.history, &self.limits, &self.options, |info| {
+            let ok = self.out.line(&info_line(&self.pos, info));
+            let st = control.lock();
+            if !ok || st.stop_after_iteration(Instant::now(), info.score, self.mate) {
+                control.stop.store(true, Ordering::Relaxed);
+            }
+        });
+        if result.best_move.is_none() {
+            self.out.line(&format!("info depth 0 score {}", result.score));
+        }
+        // In `go infinite` and while pondering, `bestmove` waits for `stop` (or `ponderhit`).
+        let mut st = control.lock();
+        while !st.stop_requested && (st.infinite || st.pondering) && !self.out.broken.load(Ordering::Relaxed) {
+            st = control.changed.wait(st).unwrap_or_else(PoisonError::into_inner);
+        }
+        st.finished = true;
+        control.changed.notify_all();
+        drop(st);
+        self.out.line(&bestmove_line(&self.pos, &result));
+        drop(guard);
+        searcher
+    }
+}
+
+/// The moves of a line in UCI text, each written in the position it is played from (castling as the
+/// position's mode wants it); it stops at a move that is not legal, which a search never gives.
+pub fn line_text(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        let text = TextMove::from_move(m, &p).to_string();
+        if p.play(m).is_err() {
+            break;
+        }
+        out.push(text);
+    }
+    out
+}
+
+fn info_line(pos: &Position, info: &Info<'_>) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        info.depth,
+        info.seldepth.max(info.depth),
+        info.score,
+        info.nodes,
+        info.nps,
+        info.elapsed.as_millis(),
+        info.hashfull
+    );
+    let pv = line_text(pos, info.pv);
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
+    }
+    s
+}
+
+fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
+    let Some(best) = result.best_move else { return "bestmove 0000".to_string() };
+    let mut s = format!("bestmove {}", TextMove::from_move(best, pos));
+    if result.pv.first() == Some(&best) && result.pv.len() >= 2 {
+        if let [_, ponder] = &line_text(pos, &result.pv[..2])[..] {
+            s.push_str(" ponder ");
+            s.push_str(ponder);
+        }
+    }
+    s
+}
+
+fn spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("value {:?}: expected a whole number from {min} to {max}", Shown(value))),
+    }
+}
+
+fn check(value: &str) -> Result<bool, String> {
+    if value.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if value.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(format!("value {:?}: expected true or false", Shown(value)))
+    }
+}
+
+fn combo<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    choices.iter().find(|(name, _)| name.eq_ignore_ascii_case(value)).map(|&(_, v)| v).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|&(n, _)| n).collect();
+        format!("value {:?}: expected one of {}", Shown(value), names.join(", "))
+    })
+}
+
+/// A value in an error message, cut after 40 characters.
+struct Shown<'a>(&'a str);
+
+impl std::fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut: String = self.0.chars().take(40).collect();
+        if cut.len() < self.0.len() { write!(f, "{:?}…", cut) } else { write!(f, "{cut:?}") }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A writer the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn lines(&self) -> Vec<String> {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap().lines().map(str::to_string).collect()
+        }
+
+        /// Waits up to `secs` for a line starting with `prefix`.
+        fn wait_for(&self, prefix: &str, secs: u64) -> String {
+            let end = Instant::now() + Duration::from_secs(secs);
+            loop {
+                if let Some(l) = self.lines().into_iter().find(|l| l.starts_with(prefix)) {
+                    return l;
+                }
+                assert!(Instant::now() < end, "no {prefix:?} within {secs} s: {:#?}", self.lines());
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+
+        fn count(&self, prefix: &str) -> usize {
+            self.lines().iter().filter(|l| l.starts_with(prefix)).count()
+        }
+
+        fn clear(&self) {
+            self.0.lock().unwrap().clear();
+        }
+    }
+
+    fn engine() -> (Engine, Shared) {
+        let out = Shared::default();
+        (Engine::new(Box::new(out.clone())), out)
+    }
+
+    fn send(e: &mut Engine, lines: &[&str]) {
+        for l in lines {
+            assert_eq!(e.handle_text(l), Flow::Continue, "{l}");
+        }
+    }
+
+    /// The move of a `bestmove` line.
+    fn best(line: &str) -> &str {
+        line.split_whitespace().nth(1).unwrap()
+    }
+
+    #[test]
+    fn handshake_lists_the_options() {
+        let (mut e, out) = engine();
+        send(&mut e, &["uci", "isready"]);
+        let lines = out.lines();
+        assert_eq!(lines[0], "id name Tesseract 0.1.0");
+        assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess var tesseract".into()));
+        assert!(lines.contains(&"option name UCI_Elo type spin default 1440 min 1440 max 2045".into()));
+        assert!(!lines.iter().any(|l| l.contains("Threads")), "single-threaded search: no Threads option");
+        assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
+    }
+
+    #[test]
+    fn elo_maps_to_the_nearest_measured_tier() {
+        // Midpoints: 1600 (beginner/club), 1792.5 (club/expert), 1935 (expert/master).
+        for (elo, tier) in [
+            (0, Tier::Beginner),
+            (1440, Tier::Beginner),
+            (1600, Tier::Beginner),
+            (1601, Tier::Club),
+            (1792, Tier::Club),
+            (1793, Tier::Expert),
+            (1935, Tier::Expert),
+            (1936, Tier::Master),
+            (2045, Tier::Master),
+            (u32::MAX, Tier::Master),
+        ] {
+            assert_eq!(tier_for_elo(elo), tier, "{elo}");
+        }
+        let (mut e, _) = engine();
+        send(&mut e, &["setoption name Tier value club"]);
+        assert_eq!(e.config.playing_tier(), Some(Tier::Club));
+        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2000"]);
+        assert_eq!(e.config.playing_tier(), Some(Tier::Master));
+        send(&mut e, &["setoption name UCI_LimitStrength value false", "setoption name tier value Full Strength"]);
+        assert_eq!(e.config.playing_tier(), None);
+    }
+
+    #[test]
+    fn bad_options_are_errors_and_change_nothing() {
+        let (mut e, out) = engine();
+        let before = e.config.clone();
+        for (line, message) in [
+            ("setoption name Threads value 2", "column 30: setoption Threads: unknown option"),
+            ("setoption name Hash value 0", "column 27: setoption Hash: value \"0\": expected a whole number from 1"),
+            ("setoption name Hash value lots", "setoption Hash: value \"lots\""),
+            ("setoption name Hash", "column 16: setoption Hash: needs a value"),
+            ("setoption name UCI_Elo value 1000", "expected a whole number from 1440 to 2045"),
+            ("setoption name UCI_Chess960 value yes", "expected true or false"),
+            ("setoption name UCI_Variant value shogi", "expected one of chess, tesseract"),
+            ("setoption name Tier value grandmaster", "expected one of beginner, club, expert, master, full strength"),
+        ] {
+            out.clear();
+            send(&mut e, &[line]);
+            let lines = out.lines();
+            assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+            assert!(lines[0].starts_with("info string error "), "{line}: {lines:?}");
+            assert!(lines[0].contains(message), "{line}: {lines:?}");
+        }
+        assert_eq!(e.config, before);
+    }
+
+    #[test]
+    fn a_bad_position_keeps_the_previous_one() {
+        let (mut e, out) = engine();
+        send(&mut e, &["position startpos moves e2e4"]);
+        let fen = e.game.position().fen();
+        for (line, message) in [
+            ("position startpos moves e2e4 e2e4", "position: column 30: move 2 (e2e4): e2e4 is not a legal move"),
+            ("position fen 8/8/8 w - - 0 1", "position: column 14: fen: "),
+            ("position startpos moves 22132313", "the move is written for a board of 4 axes"),
+        ] {
+            out.clear();
+            send(&mut e, &[line]);
+            let lines = out.lines();
+            assert!(
+                lines.len() == 1 && lines[0].starts_with("info string error ") && lines[0].contains(message),
+                "{lines:?}"
+            );
+            assert!(lines[0].ends_with("the position is unchanged"));
+            assert_eq!(e.game.position().fen(), fen);
+        }
+        // A TFEN is refused while playing chess.
+        out.clear();
+        send(&mut e, &[&format!("position fen {}", start::tesseract(Army::Light).fen())]);
+        assert!(out.lines()[0].contains("UCI_Variant chess plays on 2 axes of 8"), "{:?}", out.lines());
+    }
+
+    #[test]
+    fn the_history_is_kept_for_repetitions() {
+        let (mut e, _) = engine();
+        send(&mut e, &["position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"]);
+        assert_eq!(e.game.history().len(), 8);
+        assert_eq!(e.game.repetitions(), 3);
+        assert_eq!(e.game.history()[0], start::chess().hash());
+    }
+
+    #[test]
+    fn castling_text_follows_uci_chess960() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let (mut e, out) = engine();
+        send(&mut e, &[&format!("position fen {fen} moves e1g1")]);
+        assert_eq!(out.lines(), Vec::<String>::new());
+        assert_eq!(e.game.position().fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+        // King takes rook is not a standard castling text.
+        send(&mut e, &[&format!("position fen {fen} moves e1h1")]);
+        assert_eq!(out.count("info string error "), 1);
+        send(&mut e, &["setoption name UCI_Chess960 value true", &format!("position fen {fen} moves e1h1 e8a8")]);
+        assert_eq!(out.count("info string error "), 1, "{:?}", out.lines());
+        assert_eq!(e.game.position().fen(), "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
+        // A Chess960 start needs UCI_Chess960 for its castling rights.
+        send(
+            &mut e,
+            &[
+                "setoption name UCI_Chess960 value false",
+                "position fen nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1",
+            ],
+        );
+        assert_eq!(out.count("info string error "), 2);
+    }
+
+    #[test]
+    fn mated_and_stalemated_roots_answer_0000() {
+        let (mut e, out) = engine();
+        // Fool's mate: White is mated.
+        send(&mut e, &["position startpos moves f2f3 e7e5 g2g4 d8h4", "go depth 5"]);
+        assert_eq!(out.wait_for("bestmove", 10), "bestmove 0000");
+        assert!(out.lines().contains(&"info depth 0 score mate 0".to_string()), "{:?}", out.lines());
+        out.clear();
+        send(&mut e, &["position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go infinite"]);
+        // Even with no move, `go infinite` waits for `stop`.
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(out.count("bestmove"), 0);
+        send(&mut e, &["stop"]);
+        assert_eq!(out.lines(), ["info depth 0 score cp 0", "bestmove 0000"]);
+    }
+
+    #[test]
+    fn infinite_searches_until_stop_and_answers_isready_meanwhile() {
+        let (mut e, out) = engine();
+        send(&mut e, &["position startpos", "go infinite"]);
+        out.wait_for("info depth 2", 10);
+        let t = Instant::now();
+        send(&mut e, &["isready"]);
+        assert!(t.elapsed() < Duration::from_millis(100));
+        assert_eq!(out.count("readyok"), 1);
+        assert_eq!(out.count("bestmove"), 0);
+        send(&mut e, &["go depth 1"]);
+        assert_eq!(out.count("info string error go: a search is running"), 1);
+        let t = Instant::now();
+        send(&mut e, &["stop"]);
+        assert!(t.elapsed() < Duration::from_millis(500), "stop took {:?}", t.elapsed());
+        assert_eq!(out.count("bestmove"), 1);
+        // A stop with nothing running is harmless and says nothing.
+        send(&mut e, &["stop", "stop"]);
+        assert_eq!(out.count("bestmove"), 1);
+        // A stop right after go still gives one bestmove.
+        for _ in 0..5 {
+            send(&mut e, &["go infinite", "stop"]);
+        }
+        assert_eq!(out.count("bestmove"), 6);
+        assert_eq!(e.handle_text("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn ponderhit_starts_the_clock() {
+        let (mut e, out) = engine();
+        send(&mut e, &["setoption name Ponder value true", "position startpos", "go ponder movetime 150"]);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(out.count("bestmove"), 0, "pondering does not end by itself");
+        let t = Instant::now();
+        send(&mut e, &["ponderhit"]);
+        out.wait_for("bestmove", 10);
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(1_000), "{took:?}");
+        // Stop while pondering also ends with one bestmove.
+        send(&mut e, &["go ponder wtime 1000 btime 1000", "stop"]);
+        assert_eq!(out.count("bestmove"), 2);
+    }
+
+    #[test]
+    fn movetime_and_clock_are_kept() {
+        let (mut e, out) = engine();
+        send(&mut e, &["position startpos moves d2d4", "go movetime 200"]);
+        let t = Instant::now();
+        out.wait_for("bestmove", 10);
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(400), "{took:?}");
+        // Black to move with 500 ms in sudden death: hard limit min(3·(470/30), 235) = 47 ms.
+        out.clear();
+        send(&mut e, &["go wtime 1 btime 500"]);
+        let t = Instant::now();
+        out.wait_for("bestmove", 10);
+        assert!(t.elapsed() < Duration::from_millis(150), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn mate_search_stops_at_the_mate() {
+        let (mut e, out) = engine();
+        // A back-rank mate in one: the search stops at it and says so.
+        send(&mut e, &["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go mate 1"]);
+        let bm = out.wait_for("bestmove", 10);
+        assert_eq!(best(&bm), "a1a8");
+        assert!(out.lines().iter().any(|l| l.contains(" score mate 1 ")), "{:?}", out.lines());
+    }
+
+    #[test]
+    fn tesseract_through_uci() {
+        let (mut e, out) = engine();
+        send(&mut e, &["setoption name UCI_Variant value tesseract", "position startpos moves 22132313", "go depth 2"]);
+        let bm = out.wait_for("bestmove", 30);
+        let mut pos = start::tesseract(Army::Standard);
+        pos.play(pos.parse_move("22132313").unwrap()).unwrap();
+        let m = pos.parse_move(best(&bm)).unwrap_or_else(|err| panic!("{bm}: {err}"));
+        assert_eq!(best(&bm).len(), 8);
+        pos.play(m).unwrap();
+        // The army option changes the start.
+        send(&mut e, &["setoption name Army value light", "position startpos"]);
+        assert_eq!(e.game.position(), &start::tesseract(Army::Light));
+        send(&mut e, &[&format!("position fen {} moves {}", pos.fen(), "44444445")]);
+        assert_eq!(out.count("info string error "), 1, "{:?}", out.lines());
+    }
+
+    #[test]
+    fn skipped_lines_are_answered() {
+        let (mut e, out) = engine();
+        e.handle(&Line::TooLong(5_000_000));
+        e.handle(&Line::NotUtf8);
+        assert_eq!(
+            out.lines(),
+            [
+                "info string error a line of 5000000 bytes is longer than the 1048576 allowed: ignored",
+                "info string error a line that is not UTF-8 text: ignored"
+            ]
+        );
+    }
+}

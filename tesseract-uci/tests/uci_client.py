@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""python-chess's chess.engine drives tesseract-uci as a GUI would.
+
+Usage: uci_client.py ENGINE_BINARY
+
+- a classic game and a Chess960 game to the end on a 1+0.01 s clock each side (the script keeps the
+  clocks, counting everything between sending `go` and reading `bestmove` against the engine): the full
+  strength engine against the beginner tier (UCI_LimitStrength with UCI_Elo 1440);
+- `go movetime`, `go infinite` + `stop` (python-chess's analysis), `go depth`, the 4D options in the
+  handshake;
+- every PV python-chess reads must be legal (python-chess logs and drops an illegal PV move: any error
+  logged by chess.engine fails the run), and every bestmove legal.
+
+Prints one JSON line of figures per check and exits 0 when all passed, 1 otherwise.
+"""
+
+import json
+import logging
+import random
+import sys
+import time
+
+import chess
+import chess.engine
+
+CLOCK = 1.0
+INC = 0.01
+MAX_PLIES = 800
+
+
+class ErrorLog(logging.Handler):
+    """Collects what chess.engine logs at WARNING or above (an illegal PV move, an unexpected bestmove)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(self.format(record))
+
+
+def fail(message):
+    print(f"FAIL: {message}", flush=True)
+    sys.exit(1)
+
+
+def check_pv(board, info, where):
+    pv = info.get("pv")
+    if not pv:
+        fail(f"{where}: no pv in {info}")
+    b = board.copy()
+    for move in pv:
+        if move not in b.legal_moves:
+            fail(f"{where}: illegal pv move {move} in {pv}")
+        b.push(move)
+    return pv
+
+
+def castle_early(board, seed):
+    """Plays seeded random moves until a castling move is legal, then castles, so that the engine gets a
+    game history with castling in it (e1g1 in classic chess, king takes rook in Chess960)."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        castles = [m for m in board.legal_moves if board.is_castling(m)]
+        if castles:
+            board.push(castles[0])
+            return board
+        moves = [m for m in board.legal_moves if not board.is_capture(m)] or list(board.legal_moves)
+        board.push(rng.choice(moves))
+        if board.is_game_over():
+            break
+    fail(f"no castling reached from seed {seed}")
+
+
+def castlings(board):
+    """The castling moves of the game."""
+    b = board.root()
+    found = []
+    for m in board.move_stack:
+        if b.is_castling(m):
+            found.append(b.uci(m))
+        b.push(m)
+    return found
+
+
+def play_game(binary, board, name):
+    """The full-strength engine (White) against the beginner tier (Black), to the end of the game."""
+    strong = chess.engine.SimpleEngine.popen_uci([binary])
+    weak = chess.engine.SimpleEngine.popen_uci([binary])
+    try:
+        weak.configure({"UCI_LimitStrength": True, "UCI_Elo": 1440})
+        clocks = {chess.WHITE: CLOCK, chess.BLACK: CLOCK}
+        longest = 0.0
+        start = time.perf_counter()
+        pvs = 0
+        while not board.is_game_over(claim_draw=True):
+            if board.ply() >= MAX_PLIES:
+                fail(f"{name}: no end after {MAX_PLIES} plies")
+            engine = strong if board.turn == chess.WHITE else weak
+            limit = chess.engine.Limit(
+                white_clock=clocks[chess.WHITE],
+                black_clock=clocks[chess.BLACK],
+                white_inc=INC,
+                black_inc=INC,
+            )
+            t = time.perf_counter()
+            result = engine.play(board, limit, info=chess.engine.INFO_ALL)
+            spent = time.perf_counter() - t
+            longest = max(longest, spent)
+            clocks[board.turn] -= spent
+            if clocks[board.turn] < 0:
+                fail(f"{name}: {'White' if board.turn else 'Black'} lost on time at ply {board.ply() + 1}")
+            clocks[board.turn] += INC
+            if result.move is None or result.move not in board.legal_moves:
+                fail(f"{name}: illegal bestmove {result.move} in {board.fen()}")
+            if "pv" in result.info:
+                check_pv(board, result.info, name)
+                pvs += 1
+            board.push(result.move)
+        outcome = board.outcome(claim_draw=True)
+        print(
+            json.dumps(
+                {
+                    "check": name,
+                    "plies": board.ply(),
+                    "seconds": round(time.perf_counter() - start, 2),
+                    "result": board.result(claim_draw=True),
+                    "termination": outcome.termination.name,
+                    "clock_left": {"white": round(clocks[chess.WHITE], 3), "black": round(clocks[chess.BLACK], 3)},
+                    "longest_move": round(longest, 3),
+                    "moves_with_pv": pvs,
+                    "castlings": castlings(board),
+                }
+            ),
+            flush=True,
+        )
+    finally:
+        strong.quit()
+        weak.quit()
+
+
+def limits(binary):
+    engine = chess.engine.SimpleEngine.popen_uci([binary])
+    try:
+        board = chess.Board()
+        board.push_uci("e2e4")
+        # go movetime
+        t = time.perf_counter()
+        result = engine.play(board, chess.engine.Limit(time=0.3), info=chess.engine.INFO_ALL)
+        took = time.perf_counter() - t
+        if not 0.15 <= took <= 0.6:
+            fail(f"go movetime 300 took {took:.3f} s")
+        if result.move not in board.legal_moves:
+            fail(f"go movetime: illegal {result.move}")
+        check_pv(board, result.info, "go movetime")
+        # go depth
+        result = engine.play(board, chess.engine.Limit(depth=4), info=chess.engine.INFO_ALL)
+        if result.info.get("depth") != 4:
+            fail(f"go depth 4: last info {result.info}")
+        # go infinite + stop, through analysis: infinite until stopped.
+        t = time.perf_counter()
+        with engine.analysis(board) as analysis:
+            deepest = {}
+            for info in analysis:
+                if "pv" in info:
+                    deepest = info
+                if info.get("depth", 0) >= 6:
+                    break
+            stop_sent = time.perf_counter()
+        best = analysis.wait()
+        stop_latency = time.perf_counter() - stop_sent
+        if best.move not in board.legal_moves:
+            fail(f"go infinite: illegal bestmove {best.move}")
+        pv = check_pv(board, deepest, "go infinite")
+        # Mate in one, announced.
+        mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        result = engine.play(mate, chess.engine.Limit(mate=1), info=chess.engine.INFO_ALL)
+        if result.move != chess.Move.from_uci("a1a8") or result.info["score"].white() != chess.engine.Mate(1):
+            fail(f"go mate 1: {result.move} {result.info}")
+        print(
+            json.dumps(
+                {
+                    "check": "limits",
+                    "movetime_300_took": round(took, 3),
+                    "infinite_depth": deepest.get("depth"),
+                    "infinite_pv": " ".join(m.uci() for m in pv),
+                    "stop_latency": round(stop_latency, 4),
+                }
+            ),
+            flush=True,
+        )
+    finally:
+        engine.quit()
+
+
+def handshake_4d(binary):
+    engine = chess.engine.SimpleEngine.popen_uci([binary])
+    try:
+        variant = engine.options["UCI_Variant"]
+        if "tesseract" not in variant.var or "chess" not in variant.var:
+            fail(f"UCI_Variant: {variant}")
+        army = engine.options["Army"]
+        if army.default != "standard" or set(army.var) != {"light", "standard", "dense"}:
+            fail(f"Army: {army}")
+        tier = engine.options["Tier"]
+        if tier.default != "full strength":
+            fail(f"Tier: {tier}")
+        engine.configure({"Tier": "club", "Army": "dense"})
+        engine.ping()
+        print(json.dumps({"check": "handshake", "id": engine.id, "options": sorted(engine.options)}), flush=True)
+    finally:
+        engine.quit()
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    binary = sys.argv[1]
+    errors = ErrorLog()
+    logging.getLogger("chess.engine").addHandler(errors)
+    handshake_4d(binary)
+    limits(binary)
+    play_game(binary, castle_early(chess.Board(), 1), "classic")
+    # Chess960 position 518 is the classic array; take one with the king and rooks elsewhere.
+    play_game(binary, castle_early(chess.Board.from_chess960_pos(100), 2), "chess960")
+    if errors.records:
+        fail("chess.engine logged: " + " | ".join(errors.records[:5]))
+    print("all checks passed", flush=True)
+
+
+if __name__ == "__main__":
+    main()
