@@ -1,0 +1,120 @@
+//! Runs the engine over an EPD test suite at a fixed node budget and counts the positions it solves.
+//!
+//! ```text
+//! cargo run --release --example epd -- --file tesseract-search/tests/data/wac.epd [--nodes N]
+//!     [--tier master] [--max-mate N] [--mate-safety] [--quiet]
+//! ```
+//!
+//! Each position is searched from a cleared table with the tier's settings (default master): its own
+//! deterministic budget, or with `--nodes` that node budget alone (the tier's depth and other budgets
+//! lifted). No wall-clock guard, so the result is a function of the arguments on any machine. A position is solved when the engine's move is one of its `bm` moves (and none
+//! of its `am` moves). With `--max-mate N` only the positions with a `dm` (mate in N moves) of at most N are
+//! run, and a position counts as solved only when the engine plays a `bm` move *and* reports the mate at
+//! its shortest distance (`dm`). `--mate-safety` searches with mate safety (see
+//! `tesseract_search::Features::mate_safety`, not yet the engine's default), for before-and-after counts.
+//!
+//! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
+//! `solved N of M`. Moves in the suite are in UCI text. Malformed arguments or a line that is not EPD:
+//! a message on stderr and exit code 2.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use tesseract::board::epd::Epd;
+use tesseract::board::{Move, TextMove};
+use tesseract::movegen::Legal;
+use tesseract::search::{Limits, Score, Searcher, Tier};
+
+#[path = "common/files.rs"]
+#[allow(dead_code)] // Only the capped read is needed here.
+mod files;
+
+#[derive(Parser, Debug)]
+#[command(about = "The engine over an EPD test suite at a fixed node budget")]
+struct Args {
+    /// The EPD file (lines starting with `#` and blank lines are skipped).
+    #[arg(long)]
+    file: String,
+    /// The node budget of each search (default: the tier's own budget, its soft and hard node limits).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The tier whose settings (table size, noise: none for master) are used.
+    #[arg(long, default_value = "master")]
+    tier: Tier,
+    /// Only the mates in at most this many moves (`dm`), solved when the shortest mate is found.
+    #[arg(long)]
+    max_mate: Option<u32>,
+    /// Search with mate safety (not yet the default), to compare.
+    #[arg(long)]
+    mate_safety: bool,
+    /// Print only the last line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let text = match files::read_text(std::path::Path::new(&args.file)) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut suite = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match Epd::parse(line) {
+            Ok(epd) => suite.push(epd),
+            Err(e) => {
+                eprintln!("error: {}:{}: {e}", args.file, i + 1);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let settings = args.tier.settings();
+    let mut options = args.tier.options(0);
+    options.features.mate_safety = args.mate_safety;
+    let limits = match args.nodes {
+        Some(n) => Limits { nodes: Some(n), ..Limits::default() },
+        None => args.tier.budget(),
+    };
+    let mut searcher = match Searcher::try_new(settings.hash_mb) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (mut solved, mut total) = (0, 0);
+    for epd in &suite {
+        let mate = epd.operands("dm").and_then(|d| d.first()).and_then(|d| d.parse::<i32>().ok());
+        if let Some(max) = args.max_mate {
+            if !mate.is_some_and(|m| (1..=max as i32).contains(&m)) {
+                continue;
+            }
+        }
+        let pos = &epd.position;
+        let named = |opcode: &str| -> Vec<Move> {
+            epd.operands(opcode).unwrap_or(&[]).iter().filter_map(|t| pos.parse_move(t).ok()).collect()
+        };
+        let (best, avoid) = (named("bm"), named("am"));
+        searcher.clear();
+        let result = searcher.search(pos, &[], &limits, &options, |_| {});
+        let played = result.best_move.map(|m| TextMove::from_move(m, pos).to_string()).unwrap_or_default();
+        let mut ok = result.best_move.is_some_and(|m| (best.is_empty() || best.contains(&m)) && !avoid.contains(&m));
+        if args.max_mate.is_some() {
+            ok &= mate.is_some_and(|m| result.score == Score::Mate(m));
+        }
+        total += 1;
+        solved += usize::from(ok);
+        if !args.quiet {
+            let id = epd.operands("id").and_then(|d| d.first()).map_or("-", String::as_str);
+            println!("{id} {} {played} {}", if ok { "solved" } else { "missed" }, result.score);
+        }
+    }
+    println!("solved {solved} of {total}");
+    ExitCode::SUCCESS
+}
