@@ -66,14 +66,15 @@ impl Epd {
         }
         let rest = fields.next().unwrap_or("");
         let operations = parse_operations(rest)?;
-        let clock = |opcode: &str, default: &str, index_of: &dyn Fn(&str) -> usize| {
-            match operations.iter().find(|op| op.opcode == opcode) {
-                None => Ok(default.to_string()),
-                Some(op) => match op.operands.as_slice() {
-                    [n] if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => Ok(n.clone()),
-                    _ => Err(EpdError::Operation { index: index_of(opcode), reason: "a clock takes one number" }),
-                },
-            }
+        let clock = |opcode: &str, default: &str, index_of: &dyn Fn(&str) -> usize| match operations
+            .iter()
+            .find(|op| op.opcode == opcode)
+        {
+            None => Ok(default.to_string()),
+            Some(op) => match op.operands.as_slice() {
+                [n] if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => Ok(n.clone()),
+                _ => Err(EpdError::Operation { index: index_of(opcode), reason: "a clock takes one number" }),
+            },
         };
         let index_of = |opcode: &str| operations.iter().position(|op| op.opcode == opcode).map_or(0, |i| i + 1);
         let hmvc = clock("hmvc", "0", &index_of)?;

@@ -921,7 +921,8 @@ impl Worker<'_> {
 
         // Mate safety: when beta is a mated score, only a search proves the mate is escaped.
         let safe = self.features.mate_safety;
-        if !pv_node && !in_check && !(safe && beta <= -MATE_BOUND) {
+        let mated_beta = safe && beta <= -MATE_BOUND;
+        if !pv_node && !in_check && !mated_beta {
             // Reverse futility: the static eval is so far above beta that a quiet move will keep it there.
             if self.features.futility
                 && depth <= RFP_MAX_DEPTH
