@@ -2,8 +2,13 @@
 //!
 //! ```text
 //! cargo run --release --example bestmove -- (--fen TEXT | --start light|standard|dense|classic|chess960:N)
-//!     [--tier beginner|club|expert|master] [--depth N] [--nodes N] [--movetime MS] [--seed N] [--hash MB]
+//!     [--moves "M1 M2 ..."] [--tier beginner|club|expert|master] [--depth N] [--nodes N] [--movetime MS]
+//!     [--seed N] [--hash MB]
 //! ```
+//!
+//! `--moves` plays a line of moves from the position first (as the perft example does); the engine then
+//! searches the position they reach and sees the game: a position repeated from the line is a draw to it,
+//! so it avoids a repetition when ahead and seeks one when behind.
 //!
 //! Prints one line per finished iteration, `info depth D score cp S|mate M nodes N nps X pv MOVE...`, and
 //! as its last line on stdout `bestmove MOVE` (moves in the text of RULES.md §4; `bestmove none` when there
@@ -24,7 +29,7 @@ use std::time::Duration;
 use clap::Parser;
 use position::PositionArgs;
 use tesseract::board::{Move, Position, TextMove};
-use tesseract::search::{Limits, Options, Searcher, Tier};
+use tesseract::search::{Game, Limits, Options, Searcher, Tier};
 
 #[path = "common/position.rs"]
 mod position;
@@ -34,6 +39,9 @@ mod position;
 struct Args {
     #[command(flatten)]
     position: PositionArgs,
+    /// Moves played from the position before searching (the game's history, for repetitions).
+    #[arg(long, default_value = "")]
+    moves: String,
     /// A difficulty tier: its depth, node budget, table size and noise (beginner, club, expert, master).
     #[arg(long)]
     tier: Option<String>,
@@ -54,8 +62,11 @@ struct Args {
     hash: Option<usize>,
 }
 
-fn setup(args: &Args) -> Result<(Position, Limits, Options, usize), String> {
-    let pos = args.position.position()?;
+fn setup(args: &Args) -> Result<(Game, Limits, Options, usize), String> {
+    let mut game = Game::new(args.position.position()?, args.seed);
+    for text in args.moves.split_whitespace() {
+        game.play_text(text).map_err(|e| format!("--moves: {e}"))?;
+    }
     let tier = match &args.tier {
         Some(name) => Some(name.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?),
         None if args.depth.is_none() && args.nodes.is_none() => Some(Tier::Master),
@@ -87,7 +98,7 @@ fn setup(args: &Args) -> Result<(Position, Limits, Options, usize), String> {
         }
         hash = mb;
     }
-    Ok((pos, limits, options, hash))
+    Ok((game, limits, options, hash))
 }
 
 /// The moves of a line in the text of RULES.md §4, each written in the position it is played from.
@@ -103,7 +114,7 @@ fn line_text(pos: &Position, line: &[Move]) -> String {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let (pos, limits, options, hash) = match setup(&args) {
+    let (game, limits, options, hash) = match setup(&args) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -120,21 +131,22 @@ fn main() -> ExitCode {
     // A reader that goes away (`| head -1`) stops the search instead of a panic on the next line.
     let stop = searcher.stop_flag();
     let mut out = std::io::stdout().lock();
-    let result = searcher.search(&pos, &[], &limits, &options, |info| {
+    let pos = game.position();
+    let result = searcher.search(pos, game.history(), &limits, &options, |info| {
         let line = format!(
             "info depth {} score {} nodes {} nps {} pv {}",
             info.depth,
             info.score,
             info.nodes,
             info.nps,
-            line_text(&pos, info.pv)
+            line_text(pos, info.pv)
         );
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             stop.store(true, Ordering::Relaxed);
         }
     });
     let last = match result.best_move {
-        Some(m) => format!("bestmove {}", TextMove::from_move(m, &pos)),
+        Some(m) => format!("bestmove {}", TextMove::from_move(m, pos)),
         None => "bestmove none".to_string(),
     };
     let _ = writeln!(out, "{last}");

@@ -115,6 +115,8 @@ fn malformed_input_exits_2_with_a_message() {
         &["--start", "classic", "--hash", "65537"],
         &["--start", "classic", "--nodes", "0"],
         &["--start", "chess960:960"],
+        &["--start", "classic", "--moves", "e2e4 e2e4"],
+        &["--start", "classic", "--moves", "e2e9"],
         &["--start", "classic", "--frobnicate"],
         &[],
     ] {
@@ -123,4 +125,17 @@ fn malformed_input_exits_2_with_a_message() {
         assert!(!out.stderr.is_empty(), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// `--moves` gives the engine the game: a position repeated from the line is a draw, which a lost side
+/// seeks (issue 12, history). Black, a queen down, returns to a position of the line with h8g8.
+#[test]
+fn the_line_played_before_makes_a_repetition_a_draw() {
+    let fen = "7k/8/8/8/8/8/8/K1Q5 b - - 0 1";
+    let with = stdout(&bestmove(&["--fen", fen, "--moves", "h8g8 a1a2 g8h8 a2a1", "--depth", "3"]));
+    let lines: Vec<&str> = with.lines().collect();
+    assert!(lines[lines.len() - 2].starts_with("info depth 3 score cp 0 "), "{with}");
+    assert_eq!(lines[lines.len() - 1], "bestmove h8g8");
+    let without = stdout(&bestmove(&["--fen", fen, "--depth", "3"]));
+    assert!(without.lines().rev().nth(1).is_some_and(|l| l.contains("score cp -")), "{without}");
 }
