@@ -10,8 +10,10 @@
 //! both have passed over the same cell (a Y-pawn on (x,4,z,3) and a W-pawn on (x,3,z,4) both pass (x,3,z,3));
 //! the four digits then cannot say which pawn may be taken, so that case alone is written with eight digits,
 //! the target and then the pawn's cell (`13331334`). Every other text has the four digits of RULES.md §4.
+//! Four digits in that case are read when no pawn of the side to move can capture there (which pawn passed
+//! cannot matter; the field is dropped), and refused when one can.
 //!
-//! Castling rights (2D only) are read in any of the three usual forms, `KQkq`, X-FEN and Shredder-FEN, and
+//! Castling rights (on the 8×8 board only) are read in any of the three usual forms, `KQkq`, X-FEN and Shredder-FEN, and
 //! written as X-FEN (which is `KQkq` for classic positions) or, on request, Shredder-FEN.
 
 use std::fmt::Write as _;

@@ -14,13 +14,14 @@ pub struct Setup {
     pub board: Vec<Option<Piece>>,
     /// The side to move.
     pub turn: Color,
-    /// The cells of the rooks that keep a castling right (2D only), in cell order.
+    /// The cells of the rooks that keep a castling right (on the 8×8 board only), in cell order.
     pub castling: Vec<Cell>,
     /// The cell a pawn passed over with a double step on the last move.
     pub en_passant: Option<Cell>,
     /// The cell of the pawn that made that double step, when known. Validation finds it from the target
     /// alone except in the rare 4D case where a Y-pawn and a W-pawn could both have passed over the same
-    /// cell; then it must be given (position text writes it as eight digits, see [`crate::fen`]).
+    /// cell; then it must be given if a pawn of the side to move can capture there (position text writes
+    /// it as eight digits, see [`crate::fen`]), and otherwise the en passant state is dropped.
     pub en_passant_pawn: Option<Cell>,
     /// Plies since the last capture or pawn move.
     pub halfmove: u32,

@@ -55,10 +55,10 @@ pub(crate) struct Tables {
     wide_base: usize,
     /// Per colour and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
     pub pawn_captures_along: [Vec<u8>; 2],
-    /// Indexed like `relation`: whether the two cells may be at most 3 steps apart on every axis, close
-    /// enough for a king, knight or pawn at one to attack a neighbour of the other (read it through
-    /// [`Tables::near`]; on sides of 6 and more, where offsets alias, it may say yes for a farther pair,
-    /// which only costs a longer scan).
+    /// Indexed like `relation`: whether the two cells are at most 3 steps apart on every axis, close enough
+    /// for a king, knight or pawn at one to attack a neighbour of the other (read it through
+    /// [`Tables::near`]). Exact on every shape: a near displacement and a board displacement differ by at
+    /// most `n + 2` per axis, less than the padded side, so their offsets never coincide.
     near: Vec<bool>,
     /// Per cell (cell index): bit `i` set when the first step along direction `i` stays on the board.
     pub dir_mask: Vec<u128>,
@@ -76,7 +76,8 @@ pub(crate) const LEAP: u8 = u8::MAX;
 /// The mailbox pads each axis by 2 cells, so its side is `n + 4`. Two displacements (each coordinate in
 /// `−(n−1)..=n−1`) have the same offset when their difference, a vector with coordinates up to `2n − 2`,
 /// is a multiple of the padded side in base `n + 4`: possible exactly when `2n − 2 ≥ n + 4`, on sides of 6
-/// and more. There the lookup falls back to [`Tables::wide`] codes, which never alias.
+/// and more, and on boards of more than one axis. There the lookup falls back to coordinate codes (the
+/// field `wide`), which never alias.
 const AMBIGUOUS: u8 = u8::MAX - 1;
 
 impl Tables {
@@ -267,8 +268,8 @@ impl Tables {
         self.wide_relation[self.wide_base + self.wide[to] as usize - self.wide[from] as usize]
     }
 
-    /// Whether the cells at mailbox indices `from` and `to` may be close (see the field `near`): never
-    /// false for two cells at most 3 steps apart on every axis.
+    /// Whether the cells at mailbox indices `from` and `to` are at most 3 steps apart on every axis (see
+    /// the field `near`).
     #[inline]
     pub(crate) fn near(&self, from: usize, to: usize) -> bool {
         self.near[self.relation_base + to - from]

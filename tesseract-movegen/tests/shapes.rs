@@ -232,6 +232,10 @@ fn generators_agree_on_random_positions_of_every_shape() {
         let r = walk_shape(shape, 0x5a9e5, positions, plies);
         println!("{shape}: {r:?}");
         assert!(r.nodes >= positions, "{shape}: {r:?}");
+        // Every shape with pawns reaches promotions (side 4's double step onto the last row among them).
+        if shape.dims() >= 2 {
+            assert!(r.promotions > 0, "{shape}: {r:?}");
+        }
         total.nodes += r.nodes;
         total.positions += r.positions;
         total.checks += r.checks;
