@@ -1,8 +1,8 @@
 //! Runs the engine over an EPD test suite at a fixed node budget and counts the positions it solves.
 //!
 //! ```text
-//! cargo run --release --example epd -- --file tesseract-search/tests/data/wac.epd [--nodes N]
-//!     [--tier master] [--max-mate N] [--mate-safety] [--quiet]
+//! cargo run --release --example epd -- (--file tesseract-search/tests/data/wac.epd | --studies)
+//!     [--nodes N] [--tier master] [--max-mate N] [--mate-safety] [--quiet]
 //! ```
 //!
 //! Each position is searched from a cleared table with the tier's settings (default master): its own
@@ -15,12 +15,12 @@
 //!
 //! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
 //! `solved N of M`. Moves in the suite are in UCI text. Malformed arguments or a line that is not EPD:
-//! a message on stderr and exit code 2.
+//! a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use tesseract::board::epd::Epd;
+use tesseract::board::epd::{Epd, Operation};
 use tesseract::board::{Move, TextMove};
 use tesseract::movegen::Legal;
 use tesseract::search::{Limits, Score, Searcher, Tier};
@@ -33,8 +33,12 @@ mod files;
 #[command(about = "The engine over an EPD test suite at a fixed node budget")]
 struct Args {
     /// The EPD file (lines starting with `#` and blank lines are skipped).
+    #[arg(long, required_unless_present = "studies", conflicts_with = "studies")]
+    file: Option<String>,
+    /// The twelve verified Tesseract studies of tesseract-verify instead of a file (key as `bm`, mate in
+    /// `n` as `dm`).
     #[arg(long)]
-    file: String,
+    studies: bool,
     /// The node budget of each search (default: the tier's own budget, its soft and hard node limits).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
@@ -54,26 +58,17 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let text = match files::read_text(std::path::Path::new(&args.file)) {
-        Ok(t) => t,
+    let suite = match (&args.file, args.studies) {
+        (Some(path), _) => read_suite(path),
+        (None, _) => studies(),
+    };
+    let suite = match suite {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let mut suite = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match Epd::parse(line) {
-            Ok(epd) => suite.push(epd),
-            Err(e) => {
-                eprintln!("error: {}:{}: {e}", args.file, i + 1);
-                return ExitCode::from(2);
-            }
-        }
-    }
     let settings = args.tier.settings();
     let mut options = args.tier.options(0);
     options.features.mate_safety = args.mate_safety;
@@ -117,4 +112,31 @@ fn main() -> ExitCode {
     }
     println!("solved {solved} of {total}");
     ExitCode::SUCCESS
+}
+
+/// The EPD lines of a file.
+fn read_suite(path: &str) -> Result<Vec<Epd>, String> {
+    let text = files::read_text(std::path::Path::new(path))?;
+    let mut suite = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        suite.push(Epd::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+    }
+    Ok(suite)
+}
+
+/// The shipped studies as a suite: the key is the best move, the study's `n` the mate distance.
+fn studies() -> Result<Vec<Epd>, String> {
+    let studies = tesseract::verify::study::shipped().map_err(|e| e.to_string())?;
+    Ok(studies
+        .into_iter()
+        .map(|s| {
+            let op = |opcode: &str, operand: String| Operation { opcode: opcode.to_string(), operands: vec![operand] };
+            let key = TextMove::from_move(s.key, &s.position).to_string();
+            let operations = vec![op("bm", key), op("id", format!("study {}", s.name)), op("dm", s.n.to_string())];
+            Epd { position: s.position, operations }
+        })
+        .collect())
 }

@@ -3,7 +3,7 @@
 
 use tesseract_board::{Position, start};
 
-use crate::search::{Limits, Options, Searcher};
+use crate::search::{Features, Limits, Options, Searcher};
 
 /// The transposition table size of each bench search, in megabytes.
 pub const HASH_MB: usize = 16;
@@ -97,7 +97,14 @@ pub fn position(text: &str) -> Position {
 
 /// Searches every bench position to its depth with a fresh table and no noise; returns each position's
 /// node count (their sum is the signature).
-pub fn run(mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+pub fn run(on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    run_with(Features::default(), on_line)
+}
+
+/// [`run`] with other search features (to see what one costs in nodes; only the default features give
+/// [`SIGNATURE`]).
+pub fn run_with(features: Features, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let options = Options { features, ..Options::default() };
     let mut searcher = Searcher::new(HASH_MB);
     POSITIONS
         .iter()
@@ -105,7 +112,7 @@ pub fn run(mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
             searcher.clear();
             let pos = position(text);
             let limits = Limits { depth: Some(depth), ..Limits::default() };
-            let result = searcher.search(&pos, &[], &limits, &Options::default(), |_| {});
+            let result = searcher.search(&pos, &[], &limits, &options, |_| {});
             let line = BenchLine { position: text, depth, nodes: result.nodes };
             on_line(&line);
             line
