@@ -44,8 +44,7 @@ fn out_of_range_counts_are_refused() {
         assert!(first.contains(&format!(": {value} is not in ")), "{arg}: {stderr}");
     }
     // The ends of each range are accepted.
-    for (flag, value) in [("--games", "1"), ("--first-game", "0"), ("--opening-plies", "1000"), ("--adjudicate", "1")]
-    {
+    for (flag, value) in [("--games", "1"), ("--first-game", "0"), ("--opening-plies", "1000"), ("--adjudicate", "1")] {
         let arg = format!("{flag}={value}");
         let mut args = QUICK.to_vec();
         args.push(&arg);
