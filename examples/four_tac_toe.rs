@@ -197,12 +197,8 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
         out.flush()?;
         let line = match input.next_line()? {
             Some(Line::Text(line)) => line,
-            Some(Line::NotUtf8) => {
-                writeln!(out, "that line is not UTF-8 text: type a cell like 1323, or `help`")?;
-                continue;
-            }
-            Some(Line::TooLong(_)) => {
-                writeln!(out, "that line is longer than {} bytes and was skipped: type `help`", lines::MAX_LINE)?;
+            Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {
+                writeln!(out, "{}", bad.complaint().unwrap_or_default())?;
                 continue;
             }
             None => {

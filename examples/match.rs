@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Parser;
+use clap::builder::RangedU64ValueParser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, start};
@@ -51,10 +52,10 @@ struct Args {
     #[arg(long)]
     b: String,
     /// Number of games, 1 to 1000000 (rounded up to an even number: openings are played twice).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 40, value_parser = count(1..=MAX_GAMES as u64))]
     games: usize,
     /// The first game of the sequence to play, 0 to 1000000 (to split a match into parts).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = count(0..=MAX_GAMES as u64))]
     first_game: usize,
     /// Start positions, comma-separated, cycled over the openings: light, standard, dense, classic,
     /// chess960:N, or chess960 for a random one per opening.
@@ -64,7 +65,7 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random plies played from the start position to vary the openings (at most 1000).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = count(0..=1000))]
     opening_plies: usize,
     /// Worker threads (default: every core).
     #[arg(long)]
@@ -74,7 +75,7 @@ struct Args {
     max_plies: usize,
     /// Adjudicate a win when four engine scores in a row are at least this many centipawns one way (at
     /// least 1).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(1..))]
     adjudicate: i32,
     /// Print only the summary.
     #[arg(long)]
@@ -85,25 +86,9 @@ struct Args {
 /// that game numbers never overflow.
 const MAX_GAMES: usize = 1_000_000;
 
-/// The checks of the numeric arguments that clap's types do not make: each as `--flag: message`.
-fn check_ranges(args: &Args) -> Result<(), String> {
-    let within = |flag: &str, value: usize, range: RangeInclusive<usize>| {
-        if range.contains(&value) {
-            Ok(())
-        } else {
-            Err(format!("{flag}: expected {} to {}, not {value}", range.start(), range.end()))
-        }
-    };
-    if args.games == 0 {
-        return Err("--games: expected at least 1".to_string());
-    }
-    within("--games", args.games, 1..=MAX_GAMES)?;
-    within("--first-game", args.first_game, 0..=MAX_GAMES)?;
-    within("--opening-plies", args.opening_plies, 0..=1000)?;
-    if args.adjudicate < 1 {
-        return Err(format!("--adjudicate: expected at least 1 centipawn, not {}", args.adjudicate));
-    }
-    Ok(())
+/// A parser of counts within `range`.
+fn count(range: RangeInclusive<u64>) -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(range)
 }
 
 /// Who plays, and how.
@@ -291,10 +276,6 @@ fn elo(p: f64) -> f64 {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if let Err(e) = check_ranges(&args) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
     let specs = match (Spec::parse(&args.a), Spec::parse(&args.b)) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {

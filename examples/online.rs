@@ -43,8 +43,12 @@
 //! FILE). If FILE exists at the start, the player resumes the match it holds instead of starting a new
 //! handshake (it prints `resumed ply=<n>`, and the `established` line again once the handshake was
 //! done); a state of another match id, colour, start, key, peer or invitation is refused (exit code 2).
-//! **The file is secret** (it holds the match's keys): it is created readable by its owner only, like
-//! the key file.
+//! When the state cannot be saved (a full disk, a lost folder) nothing is sent: the frames stay queued
+//! and the save is tried again every 200 ms; after 10 failed attempts in a row the player gives up with
+//! `reason=unsaved` in the final line (exit code 1), and the file holds the last state saved, from which
+//! a restart resumes (the peer has seen nothing newer). **The file is secret** (it holds the match's
+//! keys): it is written readable by its owner only, like the key file, and a warning is printed when an
+//! existing one is open to others. Both files are read with a cap (the key file 1 KiB, the state 4 MiB).
 //!
 //! **Automatic play.** `--auto` plays with the engine when `--tier beginner|club|expert|master` is given
 //! (`tesseract_search`, plugged in through the `tesseract_wire::Mover` trait; its noise seeded by
@@ -61,15 +65,17 @@
 //! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <colour>
 //! <text>` per move (unless `--quiet`), and a last line `final result=<score> reason=<reason> ply=<n>
 //! hash=<016x> fen=<fen>`, in every ending. Exit code 0 when the match ended normally, 1 if it was
-//! aborted (a fault detected: the reason is printed on stderr), timed out or lost the relay, 2 for
-//! malformed arguments.
+//! aborted (a fault detected: the reason is printed on stderr), timed out, lost the relay or could not
+//! save its state, 2 for malformed arguments.
 
+#[path = "common/files.rs"]
+mod files;
 #[path = "common/lines.rs"]
 mod lines;
 #[path = "common/redis_link.rs"]
 mod redis_link;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -144,7 +150,7 @@ struct Args {
     local: bool,
     /// Save the session to FILE after every change (secret: readable by its owner only) and, if FILE
     /// exists, resume the match it holds instead of starting a new one. Needs --key.
-    #[arg(long, value_name = "FILE", conflicts_with = "local")]
+    #[arg(long, value_name = "FILE", conflicts_with = "local", requires = "key")]
     state: Option<PathBuf>,
 }
 
@@ -244,9 +250,6 @@ fn main() -> ExitCode {
         Err(e) => return usage(format!("--redis {}: {e}", args.redis)),
     };
     let saved = match &args.state {
-        Some(_) if args.key.is_none() => {
-            return usage("--state needs --key FILE: a resumed player must have the same key");
-        }
         Some(path) => match StateFile::read(path) {
             Ok(saved) => saved,
             Err(e) => return usage(format!("--state {}: {e}", path.display())),
@@ -270,20 +273,32 @@ fn main() -> ExitCode {
             println!("established peer={peer} safety={}", safety(&session));
         }
     }
-    let state = args.state.clone().map(|path| StateFile { path, written: saved });
+    let state = args.state.clone().map(|path| StateFile::new(path, saved));
     online(&args, session, target, state, faults)
 }
 
+/// The most a key file may hold: 64 hex digits and a line ending take 65 bytes or 66.
+const MAX_KEY_FILE: usize = 1024;
+
 fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
-    if path.exists() {
-        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        let bytes: [u8; 32] = (0..32)
-            .map(|i| text.trim().get(2 * i..2 * i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-            .collect::<Option<Vec<u8>>>()
-            .filter(|_| text.trim().len() == 64)
-            .and_then(|v| v.try_into().ok())
-            .ok_or("expected 64 hex digits")?;
-        return IdentityKey::from_bytes(&bytes).map_err(|e| e.to_string());
+    // Room for the cap read in place: no copy of the key is left behind by a reallocation.
+    let mut read = Zeroizing::new(Vec::with_capacity(MAX_KEY_FILE + 1));
+    match files::read_capped(path, MAX_KEY_FILE, &mut read) {
+        Ok(()) => {
+            let text = std::str::from_utf8(&read).map_err(|_| "expected 64 hex digits")?;
+            let bytes: [u8; 32] = (0..32)
+                .map(|i| text.trim().get(2 * i..2 * i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+                .collect::<Option<Vec<u8>>>()
+                .filter(|_| text.trim().len() == 64)
+                .and_then(|v| v.try_into().ok())
+                .ok_or("expected 64 hex digits")?;
+            return IdentityKey::from_bytes(&bytes).map_err(|e| e.to_string());
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
+            return Err(format!("larger than {MAX_KEY_FILE} bytes: a key file holds 64 hex digits"));
+        }
+        Err(e) => return Err(e.to_string()),
     }
     let key = IdentityKey::random();
     let hex: String = key.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
@@ -326,56 +341,86 @@ fn colour_name(c: Color) -> &'static str {
 struct StateFile {
     path: PathBuf,
     written: Option<Zeroizing<Vec<u8>>>,
+    /// Failed attempts to save the current state, in a row.
+    failures: u32,
+    /// When a failed save may be tried again.
+    retry_at: Instant,
 }
 
+/// Attempts to save a changed state before the player gives up, [`SAVE_RETRY`] apart.
+const SAVE_ATTEMPTS: u32 = 10;
+/// The wait between two attempts to save a state.
+const SAVE_RETRY: Duration = Duration::from_millis(200);
+
 impl StateFile {
-    /// The saved state, if the file exists (read up to the crate's limit, never more).
+    fn new(path: PathBuf, written: Option<Zeroizing<Vec<u8>>>) -> StateFile {
+        StateFile { path, written, failures: 0, retry_at: Instant::now() }
+    }
+
+    /// The saved state, if the file exists (at most the crate's limit is read, into a buffer allocated
+    /// once and wiped on drop). Warns when others than the owner may read or change the file.
     fn read(path: &Path) -> Result<Option<Zeroizing<Vec<u8>>>, String> {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
+        let mut bytes = Zeroizing::new(Vec::with_capacity(MAX_STATE + 1));
+        match files::read_capped(path, MAX_STATE, &mut bytes) {
+            Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
+                return Err(format!("larger than {MAX_STATE} bytes, the limit of a session state"));
+            }
             Err(e) => return Err(e.to_string()),
-        };
-        let size = file.metadata().map_err(|e| e.to_string())?.len();
-        if size > MAX_STATE as u64 {
-            return Err(format!("{size} bytes: the limit of a session state is {MAX_STATE}"));
         }
-        let mut bytes = Zeroizing::new(Vec::with_capacity(size as usize + 1));
-        file.take(MAX_STATE as u64 + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        #[cfg(unix)]
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+            if mode & 0o077 != 0 {
+                eprintln!(
+                    "online: warning: --state {}: mode {mode:03o}, others than its owner may read the match's keys (chmod 600 it)",
+                    path.display()
+                );
+            }
+        }
         Ok(Some(bytes))
     }
 
-    /// Saves the session if its state changed: a new file readable by its owner only, written in full,
-    /// flushed to disk, then renamed over the old one.
+    /// Saves the session if its state changed, atomically, readable by its owner only.
     fn save(&mut self, session: &Session) -> Result<(), String> {
         let bytes = session.save_state().map_err(|e| e.to_string())?;
         if self.written.as_ref().is_some_and(|w| **w == *bytes) {
             return Ok(());
         }
-        let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let tmp = self.path.with_file_name(format!(".{name}.tmp"));
-        let write = || -> std::io::Result<()> {
-            match std::fs::remove_file(&tmp) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            let mut file = options.open(&tmp)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, &self.path)?;
-            // The rename itself, on disk (best effort: not every system can sync a folder).
-            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
-            }
-            Ok(())
-        };
-        write().map_err(|e| e.to_string())?;
+        files::write_secret(&self.path, &bytes).map_err(|e| e.to_string())?;
         self.written = Some(bytes);
         Ok(())
+    }
+
+    /// Whether the session's current state is on disk, saving it if it changed. After a failure the
+    /// save is tried again [`SAVE_RETRY`] later (until then: `false`).
+    fn saved(&mut self, session: &Session) -> bool {
+        if self.failures > 0 && Instant::now() < self.retry_at {
+            return false;
+        }
+        match self.save(session) {
+            Ok(()) => {
+                if self.failures > 0 {
+                    eprintln!("online: --state {}: saved", self.path.display());
+                }
+                self.failures = 0;
+                true
+            }
+            Err(e) => {
+                if self.failures == 0 {
+                    eprintln!("online: --state {}: not saved: {e}; nothing is sent until it is", self.path.display());
+                }
+                self.failures += 1;
+                self.retry_at = Instant::now() + SAVE_RETRY;
+                false
+            }
+        }
+    }
+
+    /// Whether saving failed [`SAVE_ATTEMPTS`] times in a row.
+    fn given_up(&self) -> bool {
+        self.failures >= SAVE_ATTEMPTS
     }
 }
 
@@ -389,6 +434,8 @@ enum Ending {
     RelayLost,
     /// A local failure (the message counter's end).
     Failed(tesseract::wire::Error),
+    /// The state file could not be written [`SAVE_ATTEMPTS`] times in a row.
+    Unsaved,
 }
 
 /// Waits between attempts to reach the relay: 100 ms, doubling up to 2 s.
@@ -473,12 +520,14 @@ impl Player<'_> {
         }
     }
 
-    /// Saves the state, then sends what the session queued (through the fault injector). Frames sent
-    /// while the relay is away are lost; the session keeps them for retransmission.
+    /// Saves the state, then sends what the session queued (through the fault injector); returns
+    /// whether a frame was sent. When the state cannot be saved nothing is sent: the frames stay queued
+    /// until a later call saves it (the peer must never see a frame of a state that a restart would not
+    /// resume). Frames sent while the relay is away are lost; the session keeps them for retransmission.
     fn flush(&mut self) -> bool {
         if let Some(state) = &mut self.state {
-            if let Err(e) = state.save(&self.session) {
-                eprintln!("online: --state {}: not saved: {e}", state.path.display());
+            if !state.saved(&self.session) {
+                return false;
             }
         }
         let peer = self.session.color().other();
@@ -550,6 +599,13 @@ impl Player<'_> {
             }
             if self.flush() {
                 last_send = Instant::now();
+            }
+            if let Some(state) = self.state.as_ref().filter(|s| s.given_up()) {
+                eprintln!(
+                    "online: --state {}: not saved after {SAVE_ATTEMPTS} attempts: giving up (the file holds the last state saved)",
+                    state.path.display()
+                );
+                return Ending::Unsaved;
             }
             if matches!(self.session.phase(), Phase::Closed(_) | Phase::Aborted) {
                 // Linger: the peer may still need our last frames.
@@ -698,6 +754,8 @@ fn online(args: &Args, session: Session, target: Target, state: Option<StateFile
         }
         // The session is neither over nor aborted: with --state, a restart resumes it.
         Ending::RelayLost => Some("relaylost"),
+        // Nothing unsaved was sent: a restart with the same --state resumes from the last state saved.
+        Ending::Unsaved => Some("unsaved"),
         Ending::Failed(e) => {
             eprintln!("online: {e}");
             player.flush();

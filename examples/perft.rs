@@ -9,13 +9,16 @@
 //! sorted), then, as the last line on stdout, `nodes <N>`. A progress bar appears on stderr when a run
 //! lasts more than a second. Malformed input: a message on stderr and exit code 2.
 //!
-//! `--hash MB` takes 0 (no table, the default) to 65536 megabytes; a table whose memory cannot be had is
-//! refused before counting, with exit code 2.
+//! `--hash MB` takes 0 (no table, the default) to 65536 megabytes. When the system refuses the table's
+//! reservation, the run stops before counting with a one-line error and exit code 2; a system that
+//! overcommits memory may grant a reservation it cannot back, and then ends the process later, when the
+//! table fills.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use position::PositionArgs;
@@ -54,7 +57,7 @@ struct Args {
     moves: String,
     /// Megabytes of shared transposition table for the fast generator, 0 to 65536 (0: none, exact by
     /// construction).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_HASH_MB as u64))]
     hash: usize,
 }
 
@@ -75,10 +78,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if args.hash > MAX_HASH_MB {
-        eprintln!("error: --hash: expected 0 to {MAX_HASH_MB} megabytes, not {}", args.hash);
-        return ExitCode::from(2);
-    }
     let table = match args.hash {
         0 => None,
         mb => match movegen::PerftTable::try_new(mb) {

@@ -15,7 +15,7 @@
 //!
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
-//! `quit` or the end of input stops them between moves (cutting short a search under way); other lines
+//! `quit` or the end of input stops them at once, cutting short a search under way; other lines
 //! typed meanwhile are taken in order afterwards. `save` writes a temporary file in the same folder and
 //! renames it over the target, so a failed save leaves an earlier file as it was. `--load` and `load`
 //! read at most 16 MiB (a larger file is refused) and accept a UTF-8 byte-order mark.
@@ -24,7 +24,8 @@ use std::collections::{HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use clap::Parser;
@@ -111,25 +112,35 @@ struct Input {
     lines: Receiver<Option<Line>>,
     /// Lines received but not yet taken, in order.
     pending: VecDeque<Option<Line>>,
+    /// Raised while an engine searches in a game between two engines: the reading thread then raises
+    /// the searcher's stop flag as soon as it reads a `quit` or the end of input.
+    watching: Arc<AtomicBool>,
 }
 
 /// Lines read ahead of the game, at most (in each of the channel and the queue).
 const READ_AHEAD: usize = 64;
 
 impl Input {
-    fn stdin() -> Input {
+    /// Reads standard input; `stop` is the flag that stops the searcher's running search.
+    fn stdin(stop: Arc<AtomicBool>) -> Input {
         let (send, lines) = mpsc::sync_channel(READ_AHEAD);
+        let watching = Arc::new(AtomicBool::new(false));
+        let watch = Arc::clone(&watching);
         std::thread::spawn(move || {
             let mut reader = LineReader::new(std::io::stdin().lock());
             loop {
                 let line = reader.next_line().ok().flatten();
+                if watch.load(Ordering::SeqCst) && stops_engines(&line) {
+                    // Cut the search short now, not after its iteration.
+                    stop.store(true, Ordering::SeqCst);
+                }
                 let end = line.is_none();
                 if send.send(line).is_err() || end {
                     return;
                 }
             }
         });
-        Input { lines, pending: VecDeque::new() }
+        Input { lines, pending: VecDeque::new(), watching }
     }
 
     /// The next line, waiting for it; `None` at the end of input (and ever after).
@@ -148,11 +159,21 @@ impl Input {
                 Err(_) => break,
             }
         }
-        self.pending.iter().any(|line| match line {
-            None => true,
-            Some(Line::Text(text)) => matches!(text.split_whitespace().next(), Some("quit" | "exit" | "q")),
-            Some(_) => false,
-        })
+        self.pending.iter().any(stops_engines)
+    }
+}
+
+/// Whether a command word ends the session.
+fn is_quit(word: &str) -> bool {
+    matches!(word, "quit" | "exit" | "q")
+}
+
+/// Whether a line of input (`None`: the end of input) stops a game between two engines.
+fn stops_engines(line: &Option<Line>) -> bool {
+    match line {
+        None => true,
+        Some(Line::Text(text)) => text.split_whitespace().next().is_some_and(is_quit),
+        Some(_) => false,
     }
 }
 
@@ -325,14 +346,17 @@ impl Ui {
     }
 
     /// The engine plays the side to move. When both sides are engines, a `quit` or the end of input
-    /// stops the search, and no move is played: returns whether a move was played.
+    /// stops the search at once (the reading thread raises the stop flag), and no move is played:
+    /// returns whether a move was played.
     fn engine_move(&mut self, tier: Tier) -> bool {
         let pos = self.game.position().clone();
         self.say(&format!("The {tier} engine is thinking..."));
         let watch = self.engines_only();
         let stop = self.searcher.stop_flag();
+        self.input.watching.store(watch, Ordering::SeqCst);
         let input = &mut self.input;
         let result = self.game.think(&mut self.searcher, tier, |info| {
+            // Also here: a `quit` read just before the search began, which lowered the flag.
             if watch && input.quit_pending() {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -349,6 +373,7 @@ impl Ui {
             );
             let _ = out.flush();
         });
+        self.input.watching.store(false, Ordering::SeqCst);
         if watch && self.input.quit_pending() {
             return false;
         }
@@ -591,14 +616,9 @@ fn main() -> ExitCode {
         }
     };
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut ui = Ui {
-        game: Game::new(pos, seed),
-        players,
-        searcher: Searcher::new(1),
-        color,
-        out: std::io::stdout(),
-        input: Input::stdin(),
-    };
+    let searcher = Searcher::new(1);
+    let input = Input::stdin(searcher.stop_flag());
+    let mut ui = Ui { game: Game::new(pos, seed), players, searcher, color, out: std::io::stdout(), input };
     if let Some(path) = &args.load {
         if let Err(e) = ui.load(path, false) {
             eprintln!("error: {e}");
@@ -623,15 +643,8 @@ fn main() -> ExitCode {
         let _ = ui.out.flush();
         let line = match ui.input.next() {
             Some(Line::Text(line)) => line,
-            Some(Line::NotUtf8) => {
-                ui.say("That line is not UTF-8 text; type help for the commands.");
-                continue;
-            }
-            Some(Line::TooLong(_)) => {
-                ui.say(&format!(
-                    "That line is longer than {} bytes and was skipped; type help for the commands.",
-                    lines::MAX_LINE
-                ));
+            Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {
+                ui.say(&bad.complaint().unwrap_or_default());
                 continue;
             }
             None => {
@@ -649,7 +662,7 @@ fn main() -> ExitCode {
         let arg = words.next();
         match cmd {
             "help" | "?" => ui.say(HELP),
-            "quit" | "exit" | "q" => break,
+            word if is_quit(word) => break,
             "board" | "b" => {
                 let marks = ui.last_marks();
                 ui.show(&marks);

@@ -17,6 +17,9 @@
 
 use std::process::ExitCode;
 
+#[path = "common/files.rs"]
+mod files;
+
 use clap::Parser;
 use tesseract::verify::lesson::{self, LessonCheck};
 use tesseract::verify::mate::{MateSolver, ProofCheck};
@@ -49,8 +52,9 @@ struct Args {
     script_file: Option<std::path::PathBuf>,
 }
 
+/// A data file's text, at most [`files::MAX_FILE`] bytes (far more than any studies, lessons or script).
 fn read(path: &std::path::Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    files::read_text(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn main() -> ExitCode {

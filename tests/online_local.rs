@@ -130,7 +130,10 @@ fn an_unreachable_relay_ends_with_a_final_line_after_the_timeout() {
 fn human_input_goes_on_after_a_non_utf8_line_and_an_overlong_line() {
     let mut input = b"\xff\xfe e2e4\n".to_vec();
     input.extend(std::iter::repeat_n(b'x', 5000));
-    input.extend(b"\ndraw\nabort\n");
+    input.extend(b"\n");
+    // A `\r\n` ending is not counted in the length (old: 6001).
+    input.extend(std::iter::repeat_n(b'y', 6000));
+    input.extend(b"\r\ndraw\nabort\n");
     let out = run_with_input(
         &[
             "--redis",
@@ -150,8 +153,9 @@ fn human_input_goes_on_after_a_non_utf8_line_and_an_overlong_line() {
     let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no {needle:?} in {text}"));
     let bad = at("That line is not UTF-8 text: ignored.");
     let long = at("That line has 5000 bytes, more than 4096: ignored.");
+    let crlf = at("That line has 6000 bytes, more than 4096: ignored.");
     let draw = at("not now: the handshake is not complete");
-    assert!(bad < long && long < draw, "{text}");
+    assert!(bad < long && long < crlf && crlf < draw, "{text}");
     assert!(text.lines().last().unwrap_or_default().starts_with("final result=* reason=aborted ply=0"), "{text}");
     assert_eq!(out.status.code(), Some(1));
 }
@@ -184,7 +188,22 @@ fn the_state_file_is_private_and_tied_to_its_match() {
     // The same match again: resumed (the Hello of the first run, not a new one).
     let out = run(&first.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(stdout(&out).contains("resumed ply=0"), "{}", stdout(&out));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read(dir.join("me.state")).unwrap(), saved);
+    // A state file others may read: resumed, with a warning.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.join("me.state"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let out = run(&first.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(stdout(&out).contains("resumed ply=0"), "{}", stdout(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("online: warning: --state {state}: mode 644, others than its owner may read")),
+            "{err}"
+        );
+        std::fs::set_permissions(dir.join("me.state"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     // Another match: refused, the file untouched.
     let other = args("ffeeddccbbaa99887766554433221100");
     let out = run(&other.iter().map(String::as_str).collect::<Vec<_>>());
@@ -226,4 +245,63 @@ fn malformed_arguments_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}: a message on stderr");
     }
+}
+
+/// A state that cannot be saved (no file may grow past 0 bytes: `ulimit -f 0`, which binds root too) holds
+/// every frame back, and after its attempts the player gives up with the final line, `reason=unsaved`,
+/// exit code 1 (old: the error was printed and the frames sent anyway, until the relay's timeout).
+#[test]
+fn a_state_that_cannot_be_saved_sends_nothing_and_ends_with_the_final_line() {
+    let dir = std::env::temp_dir().join(format!("tesseract-online-unsaved-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (key, state) = (dir.join("me.key"), dir.join("me.state"));
+    assert!(run(&["--key", key.to_str().unwrap(), "--print-identity"]).status.success());
+    let invite = "00".repeat(32);
+    let args = [
+        "--redis",
+        "redis://127.0.0.1:1",
+        "--match",
+        "00112233445566778899aabbccddeeff",
+        "--color",
+        "white",
+        "--invite",
+        &invite,
+        "--auto",
+        "--timeout",
+        "60",
+        "--key",
+        key.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    let command = common::example_under_shell("online", "trap '' XFSZ; ulimit -f 0", &args);
+    let started = std::time::Instant::now();
+    let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(50));
+    let text = stdout(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("final result=* reason=unsaved ply=0 hash="), "{text}");
+    assert!(err.contains(&format!("online: --state {}: not saved: ", state.display())), "{err}");
+    assert!(err.contains("not saved after 10 attempts: giving up"), "{err}");
+    assert_eq!(err.matches("not saved: ").count(), 1, "reported once: {err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "gave up before the relay's timeout");
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["me.key"], "no state and no temporary file is left");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--key` reads at most 1 KiB: `/dev/zero` under a 100 MB address-space limit is refused at once with a
+/// one-line error and exit code 2 (old: read until memory ran out).
+#[test]
+fn a_key_file_is_read_with_a_cap() {
+    let command =
+        common::example_under_shell("online", "ulimit -v 100000", &["--key", "/dev/zero", "--print-identity"]);
+    let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(30));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err, "online: --key /dev/zero: larger than 1024 bytes: a key file holds 64 hex digits\n");
+    assert!(out.stdout.is_empty());
 }

@@ -457,3 +457,59 @@ fn a_human_player_reads_on_after_a_non_utf8_line() {
     assert!(final_line(&out).contains(" reason=aborted "), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A player whose state was saved once and then cannot be saved any more (its folder replaced by a
+/// regular file, which stops root too) sends nothing: not the Reply that the peer's Hello queued, not a
+/// retransmission. It gives up with the final line, `reason=unsaved`, exit code 1; the last state saved is
+/// left as it was (old: the error was printed and the frames sent anyway, so the peer saw a state that a
+/// restart could not resume).
+#[test]
+#[ignore = "starts its own redis-server: run by scripts/test.sh"]
+fn a_state_that_cannot_be_saved_any_more_holds_every_frame_back() {
+    let bin = online_binary();
+    let (dir, id) = scratch("unsaved");
+    let redis = OwnRedis::start(&[]);
+    let url = redis.url();
+    let (wk, bk) = (dir.join("white.key"), dir.join("black.key"));
+    let (wid, bid) = (identity(&bin, &wk), identity(&bin, &bk));
+    let folder = dir.join("state");
+    std::fs::create_dir_all(&folder).unwrap();
+    let state = folder.join("white.state");
+    // Everything White publishes.
+    let client = redis::Client::open(url.as_str()).unwrap();
+    let mut con = client.get_connection().unwrap();
+    let mut sub = con.as_pubsub();
+    sub.subscribe(format!("tesseract-wire:{id}:white")).unwrap();
+    let common = ["--redis", &url, "--match", &id, "--auto", "--retransmit-ms", "100"];
+    let mut white = common.to_vec();
+    let (wk, bk, state_arg) = (wk.to_str().unwrap(), bk.to_str().unwrap(), state.to_str().unwrap());
+    white.extend(["--color", "white", "--key", wk, "--peer", &bid, "--timeout", "60", "--state", state_arg]);
+    let mut black = common.to_vec();
+    black.extend(["--color", "black", "--key", bk, "--peer", &wid, "--timeout", "5"]);
+    // White, which answers Black's Hello, saves its first state and waits.
+    let w = Running::start(&bin, &white);
+    let start = Instant::now();
+    while !state.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "White never saved its state");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let first = std::fs::read(&state).unwrap();
+    std::fs::rename(&folder, dir.join("state.old")).unwrap();
+    std::fs::write(&folder, "").unwrap();
+    let b = Running::start(&bin, &black);
+    let (ws, wl, we) = w.finish(Duration::from_secs(60));
+    let _ = b.finish(Duration::from_secs(60));
+    assert_eq!(ws.code(), Some(1), "{we}");
+    assert!(last_final(&wl).contains(" reason=unsaved "), "{wl:?}");
+    assert!(we.contains(&format!("online: --state {state_arg}: not saved: ")), "{we}");
+    assert!(we.contains("not saved after 10 attempts: giving up"), "{we}");
+    sub.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+    let mut published = 0;
+    while sub.get_message().is_ok() {
+        published += 1;
+    }
+    assert_eq!(published, 0, "White sent {published} frames of a state it could not save: {we}");
+    assert_eq!(std::fs::read(dir.join("state.old").join("white.state")).unwrap(), first);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -302,17 +302,77 @@ fn loading_is_capped_and_takes_a_byte_order_mark() {
 
 #[test]
 fn long_lines_are_answered_and_skipped_without_being_kept() {
-    // Issue 11 item 16: a 128 MiB line under a 100 MB address-space limit; the cap is 4096 bytes.
-    let mut input = format!("{:<4096}\n{:<4097}\n", "history", "history").into_bytes();
+    // Issue 11 item 16: a 128 MiB line under a 100 MB address-space limit; the cap is 4096 bytes. A line's
+    // `\r\n` ending is no part of it, nor of its length (old: the `\r` of an over-long line was counted).
+    let mut input = format!("{:<4096}\r\n{:<4097}\n", "history", "history").into_bytes();
     input.extend(std::iter::repeat_n(b'9', 128 << 20));
-    input.extend(b"\ne2e4\n");
+    input.extend(b"\r\ne2e4\n");
     let args = ["--start", "classic", "--two-players", "--no-color"];
     let command = common::example_under_shell("play", "ulimit -v 100000", &args);
     let out = common::run_within(command, input, std::time::Duration::from_secs(120));
     let text = stdout(&out);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let skipped = "white> That line is longer than 4096 bytes and was skipped; type help for the commands.";
-    assert_eq!(text.matches(skipped).count(), 2, "{text}");
+    assert_eq!(text.matches("white> That line has 4097 bytes, more than 4096: ignored.").count(), 1, "{text}");
+    assert_eq!(text.matches("white> That line has 134217728 bytes, more than 4096: ignored.").count(), 1, "{text}");
     assert!(text.contains("No moves yet."), "a line of exactly 4096 bytes is read: {text}");
     assert!(text.contains("white plays e2e4."), "{text}");
+}
+
+/// Two master engines on the dense 4D start: once the first search has printed its third iteration, a
+/// `quit` (or the end of input) stops it at once: no later iteration is printed, and the program ends
+/// within a second (old: `quit` was seen only after the iteration under way, which on this board takes
+/// from a fraction of a second to the 3.5 s guard).
+#[test]
+fn quit_cuts_short_a_search_under_way() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    for by_eof in [false, true] {
+        let mut child = Command::new(example("play"))
+            .args(["--start", "dense", "--white", "master", "--black", "master", "--seed", "1", "--no-color"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = Some(child.stdin.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        let mut before = Vec::new();
+        let start = Instant::now();
+        while !before.last().is_some_and(|l: &String| l.starts_with("  depth  3 ")) {
+            assert!(start.elapsed() < Duration::from_secs(60), "no third iteration: {before:?}");
+            match lines.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => before.push(line),
+                Err(e) => panic!("{e}: {before:?}"),
+            }
+        }
+        let quit = Instant::now();
+        if by_eof {
+            drop(stdin.take());
+        } else {
+            stdin.as_mut().unwrap().write_all(b"quit\n").unwrap();
+        }
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if quit.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("still running 30 s after the quit");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let stopped = quit.elapsed();
+        drop(stdin);
+        reader.join().unwrap();
+        let after: Vec<String> = lines.try_iter().collect();
+        assert!(status.success(), "{after:?}");
+        assert!(!after.iter().any(|l| l.contains("  depth ")), "eof {by_eof}: the search went on: {after:?}");
+        assert!(!after.iter().any(|l| l.contains("The engine plays")), "eof {by_eof}: {after:?}");
+        assert!(stopped < Duration::from_secs(1), "eof {by_eof}: {stopped:?} from the quit to the end: {after:?}");
+    }
 }

@@ -178,3 +178,17 @@ fn compose_ends_after_its_tries_when_no_position_can_stand() {
         assert!(stderr.contains(message), "{stderr}");
     }
 }
+
+/// The data files are read with a cap: `/dev/zero` under a 100 MB address-space limit is refused at once
+/// with a one-line error and exit code 2 (old: read until memory ran out).
+#[test]
+fn selfcheck_reads_its_files_with_a_cap() {
+    for flag in ["--studies-file", "--lessons-file", "--script-file"] {
+        let command = common::example_under_shell("selfcheck", "ulimit -v 100000", &[flag, "/dev/zero"]);
+        let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(30));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert_eq!(err, "error: /dev/zero: the file is larger than 16 MiB, the most read here\n", "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}");
+    }
+}

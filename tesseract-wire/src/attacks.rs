@@ -734,6 +734,22 @@ fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
             Frame::decode(&good[..52]).unwrap_err(),
             Error::FrameLength { kind: kind.name(), expected: 53, found: 52 }
         );
+        // The kind's one length, but a text-length byte that is not 0 (old: "truncated frame").
+        good.pop();
+        let at = good.len() - crate::frame::TAG_LEN - 1;
+        assert_eq!(good[at], 0, "the text-length byte");
+        for len in [1, 8, 255] {
+            good[at] = len;
+            let expected = format!("malformed frame: a {} frame carries no text", kind.name());
+            assert_eq!(Frame::decode(&good).unwrap_err(), Error::TextNotAllowed { kind: kind.name() });
+            assert_eq!(Frame::decode(&good).unwrap_err().to_string(), expected);
+        }
+        // Authentic otherwise: the session refuses it with the same error, and aborts.
+        let (w, mut b) = established(tesseract());
+        let mut frame = seal_next(&w, kind, "", w.pos.hash());
+        frame[at] = 1;
+        assert_eq!(b.receive(&frame).unwrap_err(), Error::TextNotAllowed { kind: kind.name() });
+        assert_aborted(&b);
     }
     // Move and End carry a text: their length follows it.
     assert_eq!(Kind::Move.fixed_len(), None);

@@ -35,6 +35,13 @@ pub enum Error {
         /// The frame's length.
         found: usize,
     },
+    /// A frame of a kind without text (draw offer, accept and decline, resign, abort) of that kind's one
+    /// length whose text-length byte is not 0.
+    #[error("malformed frame: a {kind} frame carries no text")]
+    TextNotAllowed {
+        /// The kind's name.
+        kind: &'static str,
+    },
     /// A frame of another protocol version (no negotiation, no downgrade).
     #[error("protocol version {0} refused: this side speaks version 1 only")]
     Version(u8),

@@ -348,8 +348,10 @@ impl Frame {
     /// # Errors
     /// [`Error::Oversize`], [`Error::Version`] for another protocol version, [`Error::FrameLength`] for a
     /// frame of a kind without text (handshake frames, draw offer, accept and decline, resign, abort) whose
-    /// length is not that kind's one length, and [`Error::Malformed`] for any other deviation from the one canonical encoding (wrong magic, unknown kind, wrong length,
-    /// trailing bytes, a text too long or not printable ASCII).
+    /// length is not that kind's one length, [`Error::TextNotAllowed`] for such a frame of a kind without
+    /// text whose text-length byte is not 0, and [`Error::Malformed`] for any other deviation from the one
+    /// canonical encoding (wrong magic, unknown kind, wrong length, trailing bytes, a text too long or not
+    /// printable ASCII).
     pub fn decode(bytes: &[u8]) -> Result<Frame, Error> {
         if bytes.len() > MAX_FRAME {
             return Err(Error::Oversize { len: bytes.len(), max: MAX_FRAME });
@@ -380,6 +382,9 @@ impl Frame {
                 let ply = u32::from_be_bytes(r.take()?);
                 let hash = u64::from_be_bytes(r.take()?);
                 let len = r.u8()? as usize;
+                if kind.fixed_len().is_some() && len != 0 {
+                    return Err(Error::TextNotAllowed { kind: kind.name() });
+                }
                 if len > MAX_TEXT {
                     return Err(Error::Malformed("text longer than 16 bytes"));
                 }

@@ -75,16 +75,35 @@ fn stage_byte(stage: Stage) -> u8 {
     }
 }
 
-const REASONS: [EndReason; 8] = [
-    EndReason::Checkmate,
-    EndReason::Stalemate,
-    EndReason::DeadDraw,
-    EndReason::Threefold,
-    EndReason::FiftyMoves,
-    EndReason::Resignation,
-    EndReason::DrawAgreed,
-    EndReason::Aborted,
-];
+/// The byte of an end reason (PROTOCOL.md §11). Exhaustive: a new reason does not compile until it has
+/// a byte here and in [`reason_of`].
+fn reason_byte(r: EndReason) -> u8 {
+    match r {
+        EndReason::Checkmate => 0,
+        EndReason::Stalemate => 1,
+        EndReason::DeadDraw => 2,
+        EndReason::Threefold => 3,
+        EndReason::FiftyMoves => 4,
+        EndReason::Resignation => 5,
+        EndReason::DrawAgreed => 6,
+        EndReason::Aborted => 7,
+    }
+}
+
+/// The end reason of a byte, the inverse of [`reason_byte`]; `None` for a byte no reason has.
+fn reason_of(b: u8) -> Option<EndReason> {
+    Some(match b {
+        0 => EndReason::Checkmate,
+        1 => EndReason::Stalemate,
+        2 => EndReason::DeadDraw,
+        3 => EndReason::Threefold,
+        4 => EndReason::FiftyMoves,
+        5 => EndReason::Resignation,
+        6 => EndReason::DrawAgreed,
+        7 => EndReason::Aborted,
+        _ => return None,
+    })
+}
 
 fn opt_colour_byte(c: Option<Color>) -> u8 {
     c.map_or(0, |c| colour_byte(c) + 1)
@@ -229,7 +248,7 @@ impl Session {
         w.u8(stage_byte(self.stage));
         if let Stage::Closed(r) = self.stage {
             w.u8(opt_colour_byte(r.winner));
-            w.u8(REASONS.iter().position(|&x| x == r.reason).unwrap_or(7) as u8);
+            w.u8(reason_byte(r.reason));
         }
         let eph = self.ephemeral.as_ref().map(EphemeralKey::to_bytes);
         w.opt(eph.as_ref().map(|e| &e[..]));
@@ -350,7 +369,7 @@ impl Session {
             3 => Stage::Playing,
             4 => {
                 let winner = r.opt_colour()?;
-                let reason = *REASONS.get(r.u8()? as usize).ok_or(bad("an unknown end reason"))?;
+                let reason = reason_of(r.u8()?).ok_or(bad("an unknown end reason"))?;
                 Stage::Closed(GameResult { winner, reason })
             }
             5 => Stage::Aborted,
@@ -465,5 +484,25 @@ impl Session {
             last_accepted,
             failure: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte names at most one reason, each reason has one byte, and the bytes are those of
+    /// PROTOCOL.md §11 (0 to 7).
+    #[test]
+    fn end_reason_bytes_round_trip() {
+        let mut named = 0;
+        for b in 0..=u8::MAX {
+            if let Some(r) = reason_of(b) {
+                assert_eq!(reason_byte(r), b, "{r:?}");
+                named += 1;
+            }
+        }
+        assert_eq!(named, 8);
+        assert_eq!(reason_of(8), None);
     }
 }
