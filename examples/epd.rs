@@ -26,7 +26,6 @@ use tesseract::movegen::Legal;
 use tesseract::search::{Limits, Score, Searcher, Tier};
 
 #[path = "common/files.rs"]
-#[allow(dead_code)] // Only the capped read is needed here.
 mod files;
 
 #[derive(Parser, Debug)]
