@@ -38,6 +38,9 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
+step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
+cargo check --quiet --manifest-path fuzz/Cargo.toml
+
 step "tests, debug build"
 cargo test --workspace --all-features
 
