@@ -21,7 +21,7 @@ use tesseract::tactoe::{
     Claim, Contestant, Engine, Game, Lines, Player, Strength, cell_name, parse_cell, play_match, selfplay,
 };
 
-use lines::{Line, LineReader};
+use lines::{Line, MAX_LINE, stdin_lines};
 
 #[path = "common/lines.rs"]
 mod lines;
@@ -169,7 +169,7 @@ commands:
 fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
     let mut engine = Engine::new(strength(level));
     let mut game = Game::new();
-    let mut input = LineReader::new(io::stdin().lock());
+    let mut input = stdin_lines();
     let mut out = io::stdout().lock();
     writeln!(out, "Four Tac Toe. Type `help` for commands.")?;
     match engine_side {
@@ -198,7 +198,7 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
         let line = match input.next_line()? {
             Some(Line::Text(line)) => line,
             Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {
-                writeln!(out, "{}", bad.complaint().unwrap_or_default())?;
+                writeln!(out, "{}", bad.complaint(MAX_LINE).unwrap_or_default())?;
                 continue;
             }
             None => {

@@ -82,7 +82,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use lines::{Line, LineReader};
+use lines::{Line, MAX_LINE, stdin_lines};
 use redis_link::{Incoming, Link, Target};
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
@@ -586,7 +586,7 @@ impl Player<'_> {
                             Ok(()) => prompted = false,
                             Err(e) => println!("{e}"),
                         },
-                        Ok(bad) => println!("{}", bad.complaint().unwrap_or_default()),
+                        Ok(bad) => println!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
                         Err(_) => {}
                     }
                 }
@@ -715,7 +715,7 @@ fn online(args: &Args, session: Session, target: Target, state: Option<StateFile
     let human = (!args.auto).then(|| {
         let (tx, rx) = mpsc::channel::<Line>();
         std::thread::spawn(move || {
-            let mut stdin = LineReader::new(std::io::stdin().lock());
+            let mut stdin = stdin_lines();
             while let Ok(Some(line)) = stdin.next_line() {
                 if tx.send(line).is_err() {
                     break;

@@ -33,7 +33,7 @@ use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::legal_moves;
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
-use lines::{Line, LineReader};
+use lines::{Line, MAX_LINE, stdin_lines};
 
 #[path = "common/files.rs"]
 mod files;
@@ -127,7 +127,7 @@ impl Input {
         let watching = Arc::new(AtomicBool::new(false));
         let watch = Arc::clone(&watching);
         std::thread::spawn(move || {
-            let mut reader = LineReader::new(std::io::stdin().lock());
+            let mut reader = stdin_lines();
             loop {
                 let line = reader.next_line().ok().flatten();
                 if watch.load(Ordering::SeqCst) && stops_engines(&line) {
@@ -644,7 +644,7 @@ fn main() -> ExitCode {
         let line = match ui.input.next() {
             Some(Line::Text(line)) => line,
             Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {
-                ui.say(&bad.complaint().unwrap_or_default());
+                ui.say(&bad.complaint(MAX_LINE).unwrap_or_default());
                 continue;
             }
             None => {

@@ -11,6 +11,7 @@
 //! | [`wire`] | `tesseract-wire` | the authenticated move protocol |
 //! | [`verify`] | `tesseract-verify` | machine-checked studies and lessons, self-checks |
 //! | [`tactoe`] | `tesseract-tactoe` | Four Tac Toe on the shared geometry |
+//! | [`uci`] | `tesseract-uci` | the engine over UCI: command parser, engine loop, bounded input lines |
 //!
 //! ```
 //! use tesseract::board::start;
@@ -24,5 +25,6 @@ pub use tesseract_board as board;
 pub use tesseract_movegen as movegen;
 pub use tesseract_search as search;
 pub use tesseract_tactoe as tactoe;
+pub use tesseract_uci as uci;
 pub use tesseract_verify as verify;
 pub use tesseract_wire as wire;

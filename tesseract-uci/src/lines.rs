@@ -1,5 +1,6 @@
 //! Input lines of bounded length: a line longer than the cap streams past without being kept, a line
-//! that is not UTF-8 is reported as such, so that the engine answers either and reads on.
+//! that is not UTF-8 is reported as such, so that the engine answers either and reads on. The workspace's
+//! interactive examples (`play`, `four_tac_toe`, `online`) read their input with it too.
 
 use std::io::{self, BufRead};
 
@@ -37,46 +38,73 @@ impl<R: BufRead> LineReader<R> {
     /// # Errors
     /// The reader's errors (interrupted reads are retried).
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
+        // Room for the cap plus a `\r` and one more byte, which tells a line over the cap.
+        let room = self.max.saturating_add(2);
         self.buf.clear();
-        // The cap, a `\r`, and one byte more to tell a line over the cap.
-        let keep_max = self.max.saturating_add(2);
-        let mut length = 0usize;
-        let mut seen = false;
+        let mut too_long = false;
+        let mut any = false;
+        let mut total = 0usize;
+        // The line's last byte so far (a `\r` there belongs to the line ending).
+        let mut last = None;
         loop {
             let chunk = match self.inner.fill_buf() {
-                Ok(c) => c,
+                Ok(chunk) => chunk,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
             if chunk.is_empty() {
-                if !seen {
+                if !any {
                     return Ok(None);
                 }
                 break;
             }
-            seen = true;
-            let (take, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            any = true;
+            let (len, ended) = match chunk.iter().position(|&b| b == b'\n') {
                 Some(i) => (i, true),
                 None => (chunk.len(), false),
             };
-            let room = keep_max - self.buf.len();
-            self.buf.extend_from_slice(&chunk[..take.min(room)]);
-            length = length.saturating_add(take);
-            self.inner.consume(take + ended as usize);
+            if !too_long {
+                let keep = len.min(room - self.buf.len());
+                self.buf.extend_from_slice(&chunk[..keep]);
+                if keep < len {
+                    too_long = true;
+                    self.buf.clear();
+                }
+            }
+            total = total.saturating_add(len);
+            if len > 0 {
+                last = Some(chunk[len - 1]);
+            }
+            self.inner.consume(len + usize::from(ended));
             if ended {
                 break;
             }
         }
-        if self.buf.last() == Some(&b'\r') && length <= self.buf.len() {
-            self.buf.pop();
-            length -= 1;
+        if last == Some(b'\r') {
+            // Kept in `buf` unless the line was already too long.
+            if !too_long {
+                self.buf.pop();
+            }
+            total -= 1;
         }
-        if length > self.max {
-            return Ok(Some(Line::TooLong(length)));
+        if too_long || self.buf.len() > self.max {
+            return Ok(Some(Line::TooLong(total)));
         }
-        match std::str::from_utf8(&self.buf) {
-            Ok(s) => Ok(Some(Line::Text(s.to_string()))),
-            Err(_) => Ok(Some(Line::NotUtf8)),
+        Ok(Some(match std::str::from_utf8(&self.buf) {
+            Ok(text) => Line::Text(text.to_string()),
+            Err(_) => Line::NotUtf8,
+        }))
+    }
+}
+
+impl Line {
+    /// What to tell a person about a skipped line, for a reader capped at `max` bytes (`None` for a line
+    /// of text).
+    pub fn complaint(&self, max: usize) -> Option<String> {
+        match self {
+            Line::Text(_) => None,
+            Line::NotUtf8 => Some("That line is not UTF-8 text: ignored.".to_string()),
+            Line::TooLong(n) => Some(format!("That line has {n} bytes, more than {max}: ignored.")),
         }
     }
 }
@@ -113,6 +141,11 @@ mod tests {
         input.extend_from_slice(b"\r\n");
         assert_eq!(lines(&input, 10), [Line::TooLong(25), text("ok"), text(&"b".repeat(10))]);
         assert_eq!(lines(&[b'c'; 11], 10), [Line::TooLong(11)]);
+        // The `\r` of a long line's `\r\n` ending is not counted in its length.
+        let mut crlf = vec![b'd'; 30];
+        crlf.extend_from_slice(b"\r\nok");
+        assert_eq!(lines(&crlf, 10), [Line::TooLong(30), text("ok")]);
+        assert_eq!(Line::TooLong(30).complaint(10).unwrap(), "That line has 30 bytes, more than 10: ignored.");
     }
 
     #[test]
