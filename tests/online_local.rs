@@ -13,17 +13,7 @@ fn run(args: &[&str]) -> Output {
 
 /// Runs the example with raw bytes on its standard input (which need not be UTF-8).
 fn run_with_input(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(common::example("online"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the example starts");
-    child.stdin.take().expect("piped stdin").write_all(input).expect("write stdin");
-    child.wait_with_output().expect("the example finishes")
+    common::run_example("online", args, input)
 }
 
 #[test]

@@ -36,7 +36,7 @@ pub fn example(name: &str) -> PathBuf {
 }
 
 /// Runs an example with `args`, feeding `stdin`, and waits for it.
-pub fn run_example(name: &str, args: &[&str], stdin: &str) -> Output {
+pub fn run_example(name: &str, args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(example(name))
         .args(args)
         .stdin(Stdio::piped())
@@ -44,7 +44,7 @@ pub fn run_example(name: &str, args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the example starts");
-    child.stdin.take().expect("piped stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.stdin.take().expect("piped stdin").write_all(stdin.as_ref()).expect("write stdin");
     child.wait_with_output().expect("the example finishes")
 }
 
