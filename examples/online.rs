@@ -60,7 +60,7 @@
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
 //! 4 KiB, is answered and ignored, and input goes on. The board is printed as the board crate's text
-//! picture; once the workspace's `play` example exists, its terminal board can take its place here.
+//! picture (the `play` example's highlighted terminal board is not shared yet: issue 18 asks for it in a crate).
 //!
 //! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <colour>
 //! <text>` per move (unless `--quiet`), and a last line `final result=<score> reason=<reason> ply=<n>
