@@ -45,7 +45,7 @@ struct Args {
     #[arg(long, default_value = "master")]
     tier: Tier,
     /// Only the mates in at most this many moves (`dm`), solved when the shortest mate is found.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_mate: Option<u32>,
     /// Search with mate safety (not yet the default), to compare.
     #[arg(long)]
@@ -91,10 +91,22 @@ fn main() -> ExitCode {
             }
         }
         let pos = &epd.position;
-        let named = |opcode: &str| -> Vec<Move> {
-            epd.operands(opcode).unwrap_or(&[]).iter().filter_map(|t| pos.parse_move(t).ok()).collect()
+        let id = epd.operands("id").and_then(|d| d.first()).map_or("-", String::as_str);
+        // A move of the suite that is not a legal move here (SAN, say, or a typo) is an error, not a pass.
+        let named = |opcode: &str| -> Result<Vec<Move>, String> {
+            epd.operands(opcode)
+                .unwrap_or(&[])
+                .iter()
+                .map(|t| pos.parse_move(t).map_err(|e| format!("{id}: {opcode} {t}: {e} (moves are in UCI text)")))
+                .collect()
         };
-        let (best, avoid) = (named("bm"), named("am"));
+        let (best, avoid) = match (named("bm"), named("am")) {
+            (Ok(b), Ok(a)) => (b, a),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
         searcher.clear();
         let result = searcher.search(pos, &[], &limits, &options, |_| {});
         let played = result.best_move.map(|m| TextMove::from_move(m, pos).to_string()).unwrap_or_default();
@@ -105,7 +117,6 @@ fn main() -> ExitCode {
         total += 1;
         solved += usize::from(ok);
         if !args.quiet {
-            let id = epd.operands("id").and_then(|d| d.first()).map_or("-", String::as_str);
             println!("{id} {} {played} {}", if ok { "solved" } else { "missed" }, result.score);
         }
     }

@@ -139,8 +139,9 @@ pub struct Features {
     pub futility: bool,
     /// Late-move pruning: quiet moves past a count at shallow drafts.
     pub late_move_pruning: bool,
-    /// Mate safety (off by default, see below): no move that gives check is pruned (futility, late-move
-    /// pruning, delta and bad-capture pruning in quiescence); no static-eval cutoff or null move when beta
+    /// Mate safety (off by default, see below): a move that gives check is not pruned by futility,
+    /// late-move pruning, or quiescence's delta and bad-capture pruning (under-promotions and the
+    /// recaptures-only rule of deep quiescence still prune as before); no static-eval cutoff or null move when beta
     /// is a mated score, no futility or late-move pruning when alpha is already a mate; the null-move
     /// search keeps at least one full ply; iterative deepening stops on a mate only once the depth is well
     /// past twice its distance.
@@ -506,7 +507,7 @@ const FUTILITY_PER_PLY: i32 = 120;
 const NO_TT_MOVE_REDUCTION_DEPTH: i32 = 6;
 /// Quiescence delta pruning: a capture is skipped when even this margin above its gain cannot reach alpha.
 const DELTA_MARGIN: i32 = 200;
-/// Mate safety: a mate `p` plies away stops iterative deepening only after depth `2p + this`.
+/// Mate safety: a mate `p` plies away stops iterative deepening once the depth exceeds `2p + this`.
 const MATE_STOP_EXTRA_PLIES: i32 = 4;
 
 /// Moves picked one at a time by selection before the rest of the list is sorted.

@@ -25,15 +25,14 @@ fn plays_the_shortest_mate(epd: &Epd, mate_safety: bool) -> bool {
     result.best_move.is_some_and(|m| best.contains(&m)) && result.score == Score::Mate(dm)
 }
 
-/// The positions where mate safety makes the difference: without it the master plays a longer mate
-/// (WAC.201: mate in 7 for 6; WAC.218: 11 for 6) or no mate at all.
+/// The positions where mate safety made the difference when it came (the plain search then played a longer
+/// mate, WAC.201 in 7 for 6 and WAC.218 in 11 for 6, or none; the crate README has the comparison): with
+/// it, the shortest mate is played.
 #[test]
 #[ignore = "master-tier searches: run in release (scripts/test.sh does)"]
-fn mate_safety_finds_the_shortest_mate_where_the_plain_search_does_not() {
+fn mate_safety_plays_the_shortest_mate_where_the_plain_search_did_not() {
     for id in ["WAC.138", "WAC.182", "WAC.201", "WAC.218", "WAC.251"] {
-        let epd = wac(id);
-        assert!(plays_the_shortest_mate(&epd, true), "{id} with mate safety");
-        assert!(!plays_the_shortest_mate(&epd, false), "{id} without mate safety (the case this test is for)");
+        assert!(plays_the_shortest_mate(&wac(id), true), "{id} with mate safety");
     }
 }
 

@@ -36,8 +36,8 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// The largest `Seed`.
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
-/// Each tier's measured strength in classic chess, in Elo, against Stockfish's `UCI_LimitStrength`
-/// (figures of issue 12): the `UCI_Elo` mapping picks the nearest.
+/// Each tier's strength in classic chess, in Elo, as an outside review measured it against Stockfish's
+/// `UCI_LimitStrength` (reported in the issue tracker, not reproduced here yet): `UCI_Elo` picks the nearest.
 pub const TIER_ELO: [(Tier, u32); 4] =
     [(Tier::Beginner, 1440), (Tier::Club, 1760), (Tier::Expert, 1825), (Tier::Master, 2045)];
 
@@ -189,6 +189,9 @@ struct State {
     pondering: bool,
     /// `go infinite`: `bestmove` waits for `stop`.
     infinite: bool,
+    /// No depth, node or time limit (a plain `go`, `go mate N`, or a clock missing for the side to move):
+    /// stopped at the end of the input like an infinite search.
+    open_ended: bool,
     /// The time limits of the move, started at `go` or at `ponderhit`.
     budget: Option<TimeBudget>,
     soft: Option<Instant>,
@@ -344,7 +347,7 @@ impl Engine {
     pub fn finish(&mut self) {
         if let Some(r) = &self.running {
             let mut st = r.control.lock();
-            if st.infinite || st.pondering {
+            if st.infinite || st.pondering || st.open_ended {
                 st.stop_requested = true;
                 r.control.stop.store(true, Ordering::Relaxed);
                 r.control.changed.notify_all();
@@ -567,6 +570,7 @@ impl Engine {
                 stop_requested: false,
                 pondering,
                 infinite: go.infinite,
+                open_ended: limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none(),
                 budget,
                 soft: None,
                 hard: None,

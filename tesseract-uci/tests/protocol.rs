@@ -218,12 +218,19 @@ fn the_end_of_input_lets_a_bounded_search_finish() {
     assert!(status.success());
     assert!(rest.last().is_some_and(|l| l.starts_with("bestmove ")), "{rest:?}");
     assert!(rest.iter().any(|l| l.starts_with("info depth 3 ")), "{rest:?}");
-    // An infinite search is stopped at the end of input, with its bestmove.
-    let mut e = Engine::start();
-    e.send("go infinite");
-    let (status, rest) = e.close();
-    assert!(status.success());
-    assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{rest:?}");
+    // An infinite search is stopped at the end of input, with its bestmove; so is any search with no
+    // depth, node or time limit (a plain `go`, `go mate N`, a clock given only for the other side), which
+    // would otherwise run on to depth 99.
+    for go in ["go infinite", "go", "go mate 5", "go btime 5"] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        let started = std::time::Instant::now();
+        let (status, rest) = e.close();
+        assert!(status.success(), "{go}");
+        assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}: {rest:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{go}");
+    }
 }
 
 #[test]
