@@ -525,6 +525,8 @@ impl Engine {
     }
 
     fn go(&mut self, go: &Go) {
+        // The move's clock runs from the command, so that a table allocated or cleared first counts.
+        let received = Instant::now();
         if !self.reap() {
             self.out.error("go: a search is running (send stop first); ignored");
             return;
@@ -580,7 +582,7 @@ impl Engine {
             stop: searcher.stop_flag(),
         });
         if !pondering {
-            control.lock().start_clock(Instant::now());
+            control.lock().start_clock(received);
         }
         let job = SearchJob {
             pos: self.game.position().clone(),
