@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Tesseract in the browser: builds the page and serves it on 127.0.0.1.
+#
+# Usage: scripts/web.sh [--port N]   build, then serve on http://127.0.0.1:N/ (default 8080) until Ctrl-C
+#        scripts/web.sh --build      build only: web/pkg (the crates in WebAssembly) and web/node_modules
+#        scripts/web.sh --test       build, then run the page's tests in headless chromium (web/tests/)
+#
+# Installs what it needs: the wasm32 target and wasm-bindgen-cli (scripts/wasm.sh), the npm packages of
+# web/package-lock.json (npm ci), and for --test Debian's chromium (apt-get) when /usr/bin/chromium is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+port=8080
+mode=serve
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --build) mode=build ;;
+        --test) mode=test ;;
+        --port)
+            [[ "${2:-}" =~ ^[0-9]{1,5}$ ]] || { echo "web.sh: --port takes a number 0..65535" >&2; exit 2; }
+            port="$2"
+            shift
+            ;;
+        *) echo "web.sh: unknown argument $1 (expected --port N, --build or --test)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+bash scripts/wasm.sh
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+
+case "$mode" in
+    build) ;;
+    test)
+        if [[ -z "${CHROMIUM:-}" && ! -x /usr/bin/chromium ]]; then
+            apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        fi
+        (cd web && node --test tests/)
+        ;;
+    serve) exec node web/serve.mjs --port "$port" ;;
+esac

@@ -1,0 +1,598 @@
+// The page: a game from the crates (tesseract-wasm), drawn by the grid view or the tesseract view, the
+// engine in a Web Worker. Every rule lives in the crates: the page asks for the legal moves of a cell, plays
+// the move text the crates gave, and draws the board text they return.
+
+import { loadWasm } from './wasm.js';
+import { GridView } from './grid.js';
+import { TesseractView } from './tesseract.js';
+import { coords } from './layout.js';
+
+const PLAYERS = ['human', 'beginner', 'club', 'expert', 'master'];
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  api: null,
+  mode: 'tesseract', // tesseract | classic | chess960 | tactoe
+  game: null, // api.Chess or api.TacToe
+  players: { w: 'human', b: 'beginner' }, // chess: who plays each side
+  level: '2', // Four Tac Toe: who plays O ('human' or the engine's level); X is the person at the page
+  claims: [], // Four Tac Toe: the claimed cells in order, for the move list
+  selected: -1,
+  targets: new Map(), // target cell -> the legal moves of the selected piece that a click there may mean
+  view: 'grid',
+  turning: false,
+  worker: null,
+  request: 0, // id of the engine request in flight, 0 when none
+  sequence: 0,
+  frames: 0,
+  scheduled: false,
+  metrics: { wasmReadyMs: null, firstReplyMs: null, replies: [] },
+  saved: null,
+  error: '',
+};
+
+const grid = new GridView($('board'));
+const tesseract = new TesseractView($('board'));
+
+// ---------------------------------------------------------------------------------------------- drawing
+
+/** What the views draw: the same state for both. */
+function drawState() {
+  const g = app.game;
+  if (app.mode === 'tactoe') {
+    const last = app.claims.length ? app.claims[app.claims.length - 1] : -1;
+    return {
+      dims: 4,
+      n: 3,
+      tactoe: true,
+      cells: g.owners(),
+      selected: -1,
+      targets: [],
+      last: last >= 0 ? { from: last, to: last } : null,
+      check: -1,
+      lines: JSON.parse(g.completedLines()),
+    };
+  }
+  const cells = g.board();
+  const mover = g.turn();
+  const enemy = (ch) => ch !== '.' && (ch === ch.toUpperCase()) !== (mover === 'w');
+  return {
+    dims: g.dims(),
+    n: g.side(),
+    tactoe: false,
+    cells,
+    selected: app.selected,
+    targets: [...app.targets.keys()].map((cell) => ({ cell, capture: enemy(cells[cell]) })),
+    last: JSON.parse(g.lastMove()),
+    check: g.kingInCheck(),
+    lines: [],
+  };
+}
+
+/** Draws one frame at the next animation frame (several requests before it make one frame). */
+function render() {
+  if (app.scheduled) return;
+  app.scheduled = true;
+  requestAnimationFrame(() => {
+    app.scheduled = false;
+    drawNow();
+  });
+}
+
+function drawNow() {
+  if (!app.game) return;
+  app.frames += 1;
+  const state = drawState();
+  if (app.view === 'grid') grid.draw(state);
+  else tesseract.draw(state);
+}
+
+function turnStep() {
+  if (!app.turning) return;
+  tesseract.angle = (tesseract.angle + 0.012) % (2 * Math.PI);
+  $('angle').value = Math.round(tesseract.angle * 100);
+  drawNow();
+  requestAnimationFrame(turnStep);
+}
+
+// ------------------------------------------------------------------------------------------- the panel
+
+function sideName(turn) {
+  return turn === 'w' ? 'White' : 'Black';
+}
+
+function updatePanel() {
+  const g = app.game;
+  let text;
+  if (app.mode === 'tactoe') {
+    const [x, o] = JSON.parse(g.scores());
+    text = g.isOver() ? `${g.outcome()} (X ${x}, O ${o})` : `X ${x}, O ${o}; ${g.toMove()} to claim`;
+  } else {
+    const end = g.status();
+    text = end ? `Game over: ${end}` : `${sideName(g.turn())} to move${g.inCheck() ? ', in check' : ''}`;
+  }
+  if (app.request) text += ' (the engine is thinking…)';
+  $('status').textContent = text;
+  $('error').textContent = app.error;
+
+  const list = $('moves');
+  list.replaceChildren();
+  const texts =
+    app.mode === 'tactoe' ? app.claims.map((c) => g.cellName(c)) : JSON.parse(g.history());
+  for (let i = 0; i < texts.length; i += 2) {
+    const li = document.createElement('li');
+    li.textContent = texts.slice(i, i + 2).join('  ');
+    list.append(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  if (app.mode !== 'tactoe') $('position-text').placeholder = g.text();
+}
+
+function refresh() {
+  updatePanel();
+  render();
+}
+
+function fail(message) {
+  app.error = message;
+  $('error').textContent = message;
+}
+
+// ----------------------------------------------------------------------------------------------- games
+
+function freeGame() {
+  stopEngine();
+  if (app.game) app.game.free();
+  app.game = null;
+  app.selected = -1;
+  app.targets = new Map();
+  app.claims = [];
+  hidePromotion();
+}
+
+function readSetup() {
+  app.mode = $('mode').value;
+  app.players = { w: $('white').value, b: $('black').value };
+  app.level = $('level').value;
+  showSetupFields();
+}
+
+function seedValue() {
+  const seed = Number($('seed').value);
+  return Number.isSafeInteger(seed) && seed >= 0 ? seed : 1;
+}
+
+/** A new game from the form. */
+function newGame() {
+  readSetup();
+  const { api } = app;
+  let game;
+  try {
+    if (app.mode === 'tactoe') game = new api.TacToe();
+    else {
+      const name =
+        app.mode === 'tesseract' ? $('army').value : app.mode === 'classic' ? 'classic' : `chess960:${$('number').value}`;
+      game = api.Chess.start(name, seedValue());
+    }
+  } catch (err) {
+    fail(String(err.message ?? err));
+    return;
+  }
+  freeGame();
+  app.game = game;
+  app.error = '';
+  refresh();
+  maybeEngine();
+}
+
+function showSetupFields() {
+  for (const label of document.querySelectorAll('#setup label[data-for]')) {
+    const want = label.dataset.for;
+    const show = want === 'chess' ? app.mode !== 'tactoe' : want === app.mode;
+    label.hidden = !show;
+  }
+  const fourD = app.mode === 'tesseract' || app.mode === 'tactoe' || (app.game && app.mode !== 'tactoe' && app.game.dims() === 4);
+  $('view-tesseract').disabled = !fourD;
+  if (!fourD && app.view !== 'grid') setView('grid');
+}
+
+/** Who moves now: 'human' or the engine's tier (chess) or level (Four Tac Toe). */
+function mover() {
+  if (app.mode === 'tactoe') return app.game.toMove() === 'O' ? app.level : 'human';
+  return app.players[app.game.turn()];
+}
+
+function over() {
+  return app.mode === 'tactoe' ? app.game.isOver() : app.game.status() !== undefined;
+}
+
+/** Plays a move text (chess) or claims a cell (Four Tac Toe) for whoever is to move. */
+function playMove(move) {
+  try {
+    if (app.mode === 'tactoe') {
+      app.game.claim(move);
+      app.claims.push(move);
+    } else app.game.play(move);
+    app.error = '';
+  } catch (err) {
+    fail(String(err.message ?? err));
+  }
+  app.selected = -1;
+  app.targets = new Map();
+  hidePromotion();
+  refresh();
+  maybeEngine();
+}
+
+function undo() {
+  if (!app.game) return;
+  stopEngine();
+  const step = () => {
+    if (app.mode === 'tactoe') {
+      const cell = app.game.undo();
+      if (cell >= 0) app.claims.pop();
+      return cell >= 0;
+    }
+    return app.game.undo() !== undefined;
+  };
+  // Against the engine, take back its reply too, so that the person is to move again.
+  if (step() && mover() !== 'human' && oneHuman()) step();
+  app.selected = -1;
+  app.targets = new Map();
+  hidePromotion();
+  app.error = '';
+  refresh();
+  if (!oneHuman()) maybeEngine();
+}
+
+function oneHuman() {
+  if (app.mode === 'tactoe') return app.level !== 'human';
+  return (app.players.w === 'human') !== (app.players.b === 'human');
+}
+
+// ---------------------------------------------------------------------------------------------- engine
+
+function worker() {
+  if (!app.worker) {
+    app.worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+    app.worker.onmessage = onEngineReply;
+    app.worker.onerror = (e) => {
+      fail(`engine worker: ${e.message}`);
+      app.request = 0;
+      updatePanel();
+    };
+  }
+  return app.worker;
+}
+
+function stopEngine() {
+  if (app.request && app.worker) {
+    // A search cannot be interrupted from outside the worker: end the worker (a new one starts on demand).
+    app.worker.terminate();
+    app.worker = null;
+  }
+  app.request = 0;
+}
+
+function maybeEngine() {
+  if (!app.game || over() || app.request) return;
+  const who = mover();
+  if (who === 'human') return;
+  const id = ++app.sequence;
+  app.request = id;
+  const started = performance.now();
+  app.requestStarted = started;
+  const message =
+    app.mode === 'tactoe'
+      ? { id, kind: 'tactoe', text: app.game.text(), level: Number(who) }
+      : { id, kind: 'chess', record: app.game.record(app.players.w, app.players.b), tier: who };
+  worker().postMessage(message);
+  $('engine').textContent = `${who} thinking…`;
+  updatePanel();
+}
+
+function onEngineReply(event) {
+  const reply = event.data;
+  if (reply.id !== app.request) return; // an answer to a game that has since changed
+  app.request = 0;
+  const elapsed = Math.round(performance.now() - app.requestStarted);
+  if (app.metrics.firstReplyMs === null) app.metrics.firstReplyMs = elapsed;
+  app.metrics.replies.push(elapsed);
+  if (!reply.ok) {
+    fail(`engine: ${reply.error}`);
+    updatePanel();
+    return;
+  }
+  if (app.mode === 'tactoe') {
+    $('engine').textContent = `level ${app.level}: ${app.game.cellName(reply.cell)} (${reply.ms} ms)`;
+    playMove(reply.cell);
+  } else {
+    $('engine').textContent = `${reply.move}  score ${reply.score}  depth ${reply.depth}  ${reply.nodes} nodes  ${reply.ms} ms`;
+    playMove(reply.move);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- clicks
+
+function cellAt(x, y) {
+  if (app.view === 'grid') return grid.layout ? grid.layout.pick(x, y) : null;
+  return tesseract.pick(x, y);
+}
+
+function onCell(cell) {
+  if (!app.game || over() || mover() !== 'human' || app.request) return;
+  if (app.mode === 'tactoe') {
+    if (app.game.canClaim(cell)) playMove(cell);
+    return;
+  }
+  const choices = app.targets.get(cell);
+  if (app.selected >= 0 && choices) {
+    if (choices.length === 1) playMove(choices[0].text);
+    else showPromotion(cell, choices);
+    return;
+  }
+  hidePromotion();
+  const moves = cell === null || cell === app.selected ? [] : JSON.parse(app.game.movesFrom(cell));
+  app.selected = moves.length ? cell : -1;
+  app.targets = new Map();
+  for (const m of moves) {
+    for (const target of m.kingTo === null || m.kingTo === m.to ? [m.to] : [m.to, m.kingTo]) {
+      if (!app.targets.has(target)) app.targets.set(target, []);
+      app.targets.get(target).push(m);
+    }
+  }
+  render();
+}
+
+/** Several moves end on one cell: promotions (one per piece), or a king step and a castling. */
+function showPromotion(cell, moves) {
+  const box = $('promotion');
+  box.replaceChildren();
+  for (const m of moves) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = m.promotion ?? (m.kingTo !== null ? 'castle' : m.text);
+    button.title = m.text;
+    button.dataset.move = m.text;
+    button.onclick = () => playMove(m.text);
+    box.append(button);
+  }
+  const [x, y] = grid.layout ? grid.layout.centre(coords(cell, app.game.dims(), app.game.side())) : [0, 0];
+  const canvas = $('board');
+  box.style.left = `${canvas.offsetLeft + x}px`;
+  box.style.top = `${canvas.offsetTop + y}px`;
+  box.hidden = false;
+}
+
+function hidePromotion() {
+  $('promotion').hidden = true;
+}
+
+function setView(view) {
+  app.view = view;
+  $('view-grid').classList.toggle('on', view === 'grid');
+  $('view-tesseract').classList.toggle('on', view === 'tesseract');
+  $('turn').hidden = view !== 'tesseract';
+  $('angle').hidden = view !== 'tesseract';
+  if (view !== 'tesseract') app.turning = false;
+  $('turn').classList.toggle('on', app.turning);
+  hidePromotion();
+  render();
+}
+
+// -------------------------------------------------------------------------------------- save and load
+
+function save() {
+  if (!app.game) return;
+  const text =
+    app.mode === 'tactoe'
+      ? JSON.stringify({ game: 'four-tac-toe', text: app.game.text(), o: app.level })
+      : app.game.record(app.players.w, app.players.b);
+  app.saved = text;
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = app.mode === 'tactoe' ? 'four-tac-toe.json' : 'tesseract-game.json';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Loads a saved game (the library's JSON record, or a Four Tac Toe save). Nothing changes on an error. */
+function load(text) {
+  const { api } = app;
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    fail(`not a saved game: ${err.message}`);
+    return;
+  }
+  try {
+    if (parsed && parsed.game === 'four-tac-toe') {
+      const game = api.TacToe.fromText(String(parsed.text));
+      freeGame();
+      app.game = game;
+      app.mode = 'tactoe';
+      app.level = PLAYERS.includes(parsed.o) || /^[1-5]$/.test(parsed.o) ? String(parsed.o) : app.level;
+      app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
+    } else {
+      const game = api.Chess.fromRecord(text);
+      freeGame();
+      app.game = game;
+      app.mode = game.dims() === 4 ? 'tesseract' : 'classic';
+      app.players = { w: parsed.white, b: parsed.black };
+    }
+  } catch (err) {
+    fail(`cannot load: ${err.message ?? err}`);
+    return;
+  }
+  syncForm();
+  app.error = '';
+  refresh();
+  maybeEngine();
+}
+
+/** Sets a position from FEN/TFEN (chess) or the Four Tac Toe text. */
+function setPosition(text) {
+  const { api } = app;
+  try {
+    const game = app.mode === 'tactoe' ? api.TacToe.fromText(text) : api.Chess.fromText(text, seedValue());
+    freeGame();
+    app.game = game;
+    if (app.mode !== 'tactoe') app.mode = game.dims() === 4 ? 'tesseract' : app.mode === 'tesseract' ? 'classic' : app.mode;
+    if (app.mode === 'tactoe') app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
+  } catch (err) {
+    fail(String(err.message ?? err));
+    return;
+  }
+  syncForm();
+  app.error = '';
+  refresh();
+  maybeEngine();
+}
+
+function syncForm() {
+  $('mode').value = app.mode;
+  $('white').value = app.players.w;
+  $('black').value = app.players.b;
+  $('level').value = app.level;
+  showSetupFields();
+}
+
+// ------------------------------------------------------------------------------------------ start-up
+
+function wire() {
+  for (const select of document.querySelectorAll('select.player')) {
+    for (const p of PLAYERS) select.append(new Option(p, p));
+  }
+  $('white').value = app.players.w;
+  $('black').value = app.players.b;
+  $('setup').addEventListener('submit', (e) => {
+    e.preventDefault();
+    newGame();
+  });
+  $('mode').addEventListener('change', () => {
+    readSetup();
+  });
+  $('undo').addEventListener('click', undo);
+  $('save').addEventListener('click', save);
+  $('load').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    if (file.size > 16 << 20) {
+      fail(`cannot load: ${file.name} is larger than 16 MiB`);
+      return;
+    }
+    load(await file.text());
+  });
+  $('position').addEventListener('submit', (e) => {
+    e.preventDefault();
+    setPosition($('position-text').value.trim());
+  });
+  $('view-grid').addEventListener('click', () => setView('grid'));
+  $('view-tesseract').addEventListener('click', () => setView('tesseract'));
+  $('turn').addEventListener('click', () => {
+    app.turning = !app.turning;
+    $('turn').classList.toggle('on', app.turning);
+    if (app.turning) requestAnimationFrame(turnStep);
+  });
+  $('angle').addEventListener('input', (e) => {
+    tesseract.angle = Number(e.target.value) / 100;
+    render();
+  });
+
+  // A click picks a cell; a drag in the tesseract view turns the 3D view instead.
+  const canvas = $('board');
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.offsetX, y: e.offsetY, yaw: tesseract.yaw, moved: false };
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag || app.view !== 'tesseract') return;
+    const dx = e.offsetX - drag.x;
+    if (Math.abs(dx) > 4) drag.moved = true;
+    if (drag.moved) {
+      tesseract.yaw = drag.yaw + dx / 150;
+      render();
+    }
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    const moved = drag?.moved;
+    drag = null;
+    if (!moved) onCell(cellAt(e.offsetX, e.offsetY));
+  });
+  new ResizeObserver(() => render()).observe(canvas);
+}
+
+/** Hooks for tests and tools: the state the page shows, and where it drew each cell. */
+function exposeForTests() {
+  window.__tesseract = {
+    get ready() {
+      return app.game !== null;
+    },
+    get frames() {
+      return app.frames;
+    },
+    get metrics() {
+      return app.metrics;
+    },
+    get saved() {
+      return app.saved;
+    },
+    state() {
+      const g = app.game;
+      const chess = app.mode !== 'tactoe';
+      return {
+        mode: app.mode,
+        view: app.view,
+        cells: chess ? g.board() : g.owners(),
+        text: chess ? g.text() : g.text(),
+        turn: chess ? g.turn() : g.toMove(),
+        history: chess ? JSON.parse(g.history()) : app.claims.map((c) => g.cellName(c)),
+        over: over(),
+        thinking: app.request !== 0,
+        selected: app.selected,
+        error: app.error,
+        lit: app.view === 'grid' ? grid.lit.map(({ cell, x, y }) => ({ cell, x, y })) : [],
+      };
+    },
+    /** The page (client) coordinates of a cell's centre in the view shown, or null if not drawn. */
+    clientPoint(cell) {
+      const canvas = $('board');
+      const box = canvas.getBoundingClientRect();
+      const point = this.canvasPoint(cell);
+      return point && { x: box.left + canvas.clientLeft + point.x, y: box.top + canvas.clientTop + point.y };
+    },
+    /** The canvas (CSS pixel) coordinates of a cell's centre in the view shown, or null if not drawn. */
+    canvasPoint(cell) {
+      let point = null;
+      if (app.view === 'grid' && grid.layout) {
+        const g = app.game;
+        const [dims, n] = app.mode === 'tactoe' ? [4, 3] : [g.dims(), g.side()];
+        point = grid.layout.centre(coords(cell, dims, n));
+      } else {
+        const d = tesseract.drawn.find((it) => it.cell === cell);
+        if (d) point = [d.x, d.y];
+      }
+      return point && { x: point[0], y: point[1] };
+    },
+  };
+}
+
+async function start() {
+  wire();
+  exposeForTests();
+  try {
+    app.api = await loadWasm();
+  } catch (err) {
+    $('status').textContent = `Could not load the WebAssembly module: ${err.message ?? err}`;
+    return;
+  }
+  app.metrics.wasmReadyMs = Math.round(performance.now());
+  newGame();
+}
+
+start();
