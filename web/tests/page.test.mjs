@@ -216,6 +216,23 @@ test('a game of several moves against the beginner tier', async () => {
   console.log(`# first engine reply (beginner, including the worker's start): ${metrics.firstReplyMs} ms; replies ${metrics.replies.join(', ')} ms; 6 moves in ${Date.now() - started} ms`);
 });
 
+test('the page answers while the master thinks (the engine runs in a Web Worker)', async () => {
+  await newGame({ mode: 'tesseract', army: 'standard', white: 'master', black: 'human' });
+  const t0 = Date.now();
+  // If the search ran on the page's thread, these clicks and reads would wait for it to end.
+  await page.click('#view-tesseract');
+  let s = await state();
+  assert.equal(s.view, 'tesseract');
+  assert.ok(s.thinking, 'the master is still thinking while the page switches views');
+  await page.click('#view-grid');
+  await humanToMove('b');
+  s = await state();
+  assert.equal(s.history.length, 1);
+  replay('standard', s.history);
+  const info = await page.textContent('#engine');
+  console.log(`# the master's first move from the standard start in the browser: ${Date.now() - t0} ms (${info})`);
+});
+
 test('nothing is drawn while nobody moves', async () => {
   const before = await page.evaluate(() => window.__tesseract.frames);
   await new Promise((r) => setTimeout(r, 1000));
@@ -225,6 +242,16 @@ test('nothing is drawn while nobody moves', async () => {
 test('the tesseract view, and screenshots of both views', async () => {
   const dir = process.env.SCREENSHOTS || mkdtempSync(join(tmpdir(), 'tesseract-web-'));
   mkdirSync(dir, { recursive: true });
+  // Select the piece of the side to move with the most moves, so the pictures show lit lines.
+  const shown = await state();
+  const lib = replay('standard', shown.history);
+  const moves = JSON.parse(lib.legalMoves());
+  const count = new Map();
+  for (const m of moves) count.set(m.from, (count.get(m.from) ?? 0) + 1);
+  const busiest = [...count].sort((a, b) => b[1] - a[1])[0][0];
+  await clickCell(busiest);
+  await settled();
+  assert.equal((await state()).lit.length, count.get(busiest));
   await page.screenshot({ path: join(dir, 'grid.png') });
   await page.click('#view-tesseract');
   await settled();
@@ -253,6 +280,9 @@ test('the tesseract view, and screenshots of both views', async () => {
   await settled();
   s = await state();
   assert.equal(s.view, 'grid');
+  await clickCell(busiest);
+  await settled();
+  assert.equal((await state()).selected, -1);
   console.log(`# screenshots in ${dir}`);
 });
 
@@ -267,7 +297,7 @@ test('save, reload the page, load: the same game', async () => {
   assert.equal((await state()).history.length, 0);
   await page.setInputFiles('#load', file);
   await settled();
-  await humanToMove('w');
+  await humanToMove(before.turn);
   const after = await state();
   assert.deepEqual(after.history, before.history);
   assert.equal(after.cells, before.cells);
