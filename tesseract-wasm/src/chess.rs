@@ -3,7 +3,9 @@
 #![forbid(unsafe_code)]
 
 use serde_json::{Value, json};
-use tesseract_board::{CastlingMode, CastlingSide, Move, Position, Role, TextMove, fen::CastlingNotation, start};
+use tesseract_board::{
+    CastlingMode, CastlingSide, Move, Position, Role, Shape, TextMove, fen::CastlingNotation, start,
+};
 use tesseract_movegen::legal_moves;
 use tesseract_search::{Game, GameRecord, Player};
 
@@ -39,10 +41,12 @@ impl Chess {
     /// [`Position::from_fen`] reads them), TFEN in 4D (RULES.md §4).
     ///
     /// # Errors
-    /// The reason the text is not a valid position, or a seed out of range.
+    /// The reason the text is not a valid position, a board other than 8×8 or 5⁴ (the board crate reads
+    /// other shapes, which this API does not offer), or a seed out of range.
     pub fn from_text(text: &str, seed: f64) -> Result<Chess, String> {
         let seed = args::seed(seed)?;
         let pos = Position::from_fen(text).map_err(|e| format!("not a valid position text: {e}"))?;
+        played_here(&pos)?;
         Ok(Chess { game: Game::new(pos, seed) })
     }
 
@@ -52,7 +56,8 @@ impl Chess {
     ///
     /// # Errors
     /// JSON that is not a record (with serde's line and column), a move that is not legal where it stands
-    /// (with its number), or a seed above 2⁵³ − 1, which [`Chess::seed`] could not return exactly.
+    /// (with its number), a start on a board other than 8×8 or 5⁴, or a seed above 2⁵³ − 1, which
+    /// [`Chess::seed`] could not return exactly.
     pub fn from_record(json: &str) -> Result<Chess, String> {
         let record: GameRecord = serde_json::from_str(json).map_err(|e| format!("not a game record: {e}"))?;
         if record.seed > args::MAX_SEED {
@@ -61,6 +66,7 @@ impl Chess {
                 record.seed
             ));
         }
+        played_here(&record.start).map_err(|e| format!("the record's start: {e}"))?;
         let game = Game::from_record(&record).map_err(|e| format!("the record does not replay: {e}"))?;
         Ok(Chess { game })
     }
@@ -220,6 +226,21 @@ impl Chess {
     fn pos(&self) -> &Position {
         self.game.position()
     }
+}
+
+/// Whether the API plays on `pos`'s board: 8×8 (chess, Chess960) or 5⁴ (Tesseract). The board crate reads
+/// texts of other shapes too (1 to 4 axes of side 3 to 9), but pages are written for these two.
+fn played_here(pos: &Position) -> Result<(), String> {
+    let shape = pos.shape();
+    if shape == Shape::CHESS || shape == Shape::TESSERACT {
+        return Ok(());
+    }
+    Err(format!(
+        "the position is on a board of {} axes of side {}: this API plays chess on 8x8 (2 axes) and Tesseract on \
+         5x5x5x5 (4 axes)",
+        shape.dims(),
+        shape.side()
+    ))
 }
 
 /// The JSON object of a legal move `m` of `pos`.

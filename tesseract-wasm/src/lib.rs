@@ -107,7 +107,10 @@
 //!   Tac Toe engine counts nodes only.
 //! - **Threads**: none. The crates are built without `tesseract-movegen`'s `parallel` feature, and the
 //!   engine's clock is `web_time::Instant` (`performance.now()`), which works in a Web Worker: run
-//!   `think` there to keep the page responsive.
+//!   `think` there to keep the page responsive, on a `Chess` rebuilt with `fromRecord` from the page's
+//!   `record(...)` (`text()` would drop the earlier positions the engine needs for repetition draws).
+//! - **Boards**: 8×8 and 5⁴ only; `fromText` and `fromRecord` refuse the other shapes the board crate
+//!   reads, so `dims()` is 2 or 4.
 //! - **Errors never panic**: every input from JavaScript is checked and refused with a message saying
 //!   what is wrong; a failed call changes nothing.
 #![deny(missing_docs)]

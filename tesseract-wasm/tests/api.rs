@@ -274,6 +274,14 @@ fn bad_position_texts_are_refused() {
     for bad in ["", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "8/8/8/8/8/8/8/8 w - - 0 1", "x w - - 0 1"] {
         assert!(Chess::from_text(bad, 0.0).is_err(), "{bad:?}");
     }
+    // Valid positions on boards the API does not offer: 6×6 (2 axes) and 3×3×3 (3 axes).
+    for other in ["k5/6/6/6/6/5K w - - 0 1", "k2/3/3//3/3/3//3/3/2K w - - 0 1"] {
+        assert!(tesseract_board::Position::from_fen(other).is_ok(), "{other} is a valid position");
+        let err = Chess::from_text(other, 0.0).unwrap_err();
+        assert!(err.contains("this API plays chess on 8x8"), "{other}: {err}");
+        let record = format!(r#"{{"start":"{other}","seed":1,"white":"human","black":"club","moves":[]}}"#);
+        assert!(Chess::from_record(&record).unwrap_err().contains("the record's start"), "{other}");
+    }
 }
 
 #[test]
