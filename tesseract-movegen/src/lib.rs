@@ -40,9 +40,9 @@
 //!
 //! # Feature flags
 //!
-//! - `parallel` (on by default): the parallel perft on every core through rayon, [`perft_parallel`] and
-//!   [`divide_parallel`], with the shared lock-free table of deep counts ([`PerftTable`],
-//!   [`divide_with_table`]). Without it the crate needs no threads, so it builds for
+//! - `parallel` (on by default): the parallel perft on every core through rayon, `perft_parallel` and
+//!   `divide_parallel`, with the shared lock-free table of deep counts (`PerftTable`,
+//!   `divide_with_table`). Without it the crate needs no threads, so it builds for
 //!   `wasm32-unknown-unknown` (`default-features = false`); [`perft`] and [`divide`] count on one thread
 //!   either way.
 #![deny(missing_docs)]
