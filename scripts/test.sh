@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the workspace, as CI runs it. Idempotent: installs what the tests need from outside cargo
 # (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay, started on
-# loopback and stopped again if this script started it), then runs formatting and lint checks, the debug-build tests (debug
+# loopback and stopped again if this script started it), then runs formatting and lint checks, builds the
+# browser crates for wasm32 and runs the JavaScript API in node (scripts/wasm.sh: the wasm32 target and
+# wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the debug-build tests (debug
 # assertions on: a validity check after every make and unmake) and the release-build tests including the
 # ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
 # playing whole games against tesseract-uci).
@@ -37,6 +39,15 @@ cargo fmt --all -- --check
 
 step "cargo clippy"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+step "the crates build for wasm32 (board, movegen without its default parallel feature, search, tactoe)"
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+cargo build --quiet --target wasm32-unknown-unknown --no-default-features \
+    -p tesseract-board -p tesseract-movegen -p tesseract-search -p tesseract-tactoe
+
+step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the API in WebAssembly)"
+bash scripts/wasm.sh
+node --test tesseract-wasm/tests/node/
 
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml

@@ -39,12 +39,19 @@
 //! positions, and both against published perft figures and python-chess.
 //!
 //! # Feature flags
-//! None.
+//!
+//! - `parallel` (on by default): the parallel perft on every core through rayon, `perft_parallel` and
+//!   `divide_parallel`, with the shared lock-free table of deep counts (`PerftTable`,
+//!   `divide_with_table`). Without it the crate needs no threads, so it builds for
+//!   `wasm32-unknown-unknown` (`default-features = false`); [`perft`] and [`divide`] count on one thread
+//!   either way.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod fast;
 pub mod naive;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod perft;
 mod rules;
 mod tables;
@@ -53,5 +60,7 @@ pub use fast::{
     AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
     legal_moves_into, noisy_moves,
 };
-pub use perft::{PerftTable, PerftTableError, divide, divide_parallel, divide_with_table, perft, perft_parallel};
+#[cfg(feature = "parallel")]
+pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
+pub use perft::{divide, perft};
 pub use rules::{Legal, MoveError, Outcome};

@@ -6,7 +6,7 @@
 //! [`NAIVE_CAP`] nodes in both.
 
 use tesseract_board::{CastlingMode, Position, TextMove};
-use tesseract_movegen::{divide, naive, perft, perft_parallel};
+use tesseract_movegen::{divide, naive, perft};
 
 /// The classic suite: the start position and positions 2 to 6 of the Chess Programming Wiki.
 const CHESS: &str = include_str!("data/chess.perft");
@@ -17,8 +17,20 @@ const CHESS960: &str = include_str!("data/chess960.perft");
 const DEBUG_CAP: u64 = 2_000_000;
 /// The naive generator checks the figures up to this many nodes.
 const NAIVE_CAP: u64 = 200_000;
-/// Figures above this many nodes are counted on every core.
+/// Figures above this many nodes are counted on every core (with the `parallel` feature).
 const PARALLEL_FROM: u64 = 5_000_000;
+
+/// Perft of a big figure: on every core with the `parallel` feature (on by default).
+#[cfg(feature = "parallel")]
+fn perft_big(pos: &mut Position, depth: u32) -> u64 {
+    tesseract_movegen::perft_parallel(pos, depth, 0)
+}
+
+/// Perft of a big figure: on one thread, without the `parallel` feature.
+#[cfg(not(feature = "parallel"))]
+fn perft_big(pos: &mut Position, depth: u32) -> u64 {
+    perft(pos, depth)
+}
 
 /// One line of a suite: a position and its figures by depth.
 struct Entry {
@@ -90,7 +102,7 @@ fn check_fast(name: &str, text: &'static str, chess960: bool) {
                 skipped.push(format!("{name}:{} D{depth} ({want} nodes): {}", entry.line, entry.fen));
                 continue;
             }
-            let got = if want > PARALLEL_FROM { perft_parallel(&pos, depth, 0) } else { perft(&mut pos, depth) };
+            let got = if want > PARALLEL_FROM { perft_big(&mut pos, depth) } else { perft(&mut pos, depth) };
             assert!(pos == before, "{name}:{}: perft({depth}) changed the position {}", entry.line, entry.fen);
             if got != want {
                 let detail = if depth > 1 { divide_text(&pos, depth) } else { String::new() };

@@ -78,6 +78,10 @@
 //! - **Repetition** needs the game's past: [`Searcher::search`] takes the hashes of the earlier
 //!   positions; any repetition since the last capture or pawn move is scored as a draw inside the search.
 //!
+//! - **The clock** is `web_time::Instant`: the standard library's on native targets, `performance.now()`
+//!   on `wasm32-unknown-unknown` (browsers and Web Workers), where `std::time::Instant::now` traps. The
+//!   crate uses no threads (its movegen dependency is built without the `parallel` feature), so it runs in
+//!   a browser (`tesseract-wasm`).
 //! - **Time management** ([`time`]): a [`Clock`] (time left, increment, moves to the control) gives a
 //!   [`TimeBudget`] of a soft limit (no new iteration) and a hard limit (the search's wall-clock limit),
 //!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`).

@@ -37,13 +37,16 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::mailbox::{self, EMPTY};
 use tesseract_board::{Cell, Color, Move, Position, Role};
 use tesseract_movegen::{AllMoves, Noisy, generate};
+// std::time::Instant traps on wasm32-unknown-unknown; web-time is std's on native and performance.now() in
+// browsers and Web Workers.
+use web_time::Instant;
 
 use crate::eval::{self, Tables};
 use crate::tt::{Bound, Entry, TableAllocError, TranspositionTable};

@@ -1,0 +1,129 @@
+//! JavaScript bindings of the Tesseract crates, for web pages and Web Workers: games of 4D Tesseract,
+//! classic chess and Chess960 with the engine and its tiers, and Four Tac Toe.
+//!
+//! The logic is plain Rust ([`Chess`], [`Engine`], [`TacToe`]: methods returning `Result<_, String>`,
+//! tested natively with `cargo test -p tesseract-wasm`); the `#[wasm_bindgen]` layer (module `js`) wraps
+//! each type in a JavaScript class of the same name and turns an `Err(message)` into a thrown
+//! `Error(message)`. Method names are camelCase in JavaScript (`legal_moves` is `legalMoves`).
+//!
+//! # Build
+//!
+//! ```sh
+//! scripts/wasm.sh     # web/pkg/tesseract_wasm.js, tesseract_wasm_bg.wasm and the .d.ts types
+//! ```
+//!
+//! The script adds the `wasm32-unknown-unknown` target if missing, installs `wasm-bindgen-cli` 0.2.130
+//! into `target/tools` unless that version is on the `PATH` (it must match the `wasm-bindgen` crate,
+//! pinned to `=0.2.130`), builds this crate in release and runs `wasm-bindgen --target web`.
+//!
+//! # The JavaScript API
+//!
+//! ```text
+//! class Chess {
+//!   static start(name: string, seed: number): Chess    // "light" | "standard" | "dense" | "classic" | "chess960:N"
+//!   static fromText(text: string, seed: number): Chess // FEN (2D) or TFEN (4D)
+//!   static fromRecord(json: string): Chess             // a GameRecord (tesseract-search) as JSON
+//!   record(white: string, black: string): string       // GameRecord JSON; "human" | "beginner" | "club" | "expert" | "master"
+//!   dims(): number                                     // 2 or 4
+//!   side(): number                                     // 8 or 5
+//!   board(): string                                    // a char per cell, index order: piece letter (upper = white) or '.'
+//!   turn(): string                                     // "w" | "b"
+//!   text(): string                                     // FEN / TFEN (Shredder-FEN castling in Chess960 mode)
+//!   inCheck(): boolean
+//!   kingInCheck(): number                              // the side to move's king cell if in check, else -1
+//!   legalMoves(): string                               // JSON [{"from", "to", "text", "promotion", "kingTo"}]
+//!   movesFrom(cell: number): string                    // the same, only moves from cell
+//!   history(): string                                  // JSON array of the move texts played
+//!   lastMove(): string                                 // JSON {"from", "to"} or "null"
+//!   play(text: string): void                           // throws if not a legal move; unchanged then
+//!   undo(): string | undefined                         // the undone move's text
+//!   status(): string | undefined                       // undefined while the game goes on, else "checkmate, white wins", ...
+//!   winner(): string | undefined                       // "w" | "b" for a checkmate
+//!   seed(): number
+//!   cellName(cell: number): string                     // "e4" in 2D, "2313" in 4D
+//! }
+//! class Engine {
+//!   constructor()
+//!   think(game: Chess, tier: string): string           // JSON {"move", "score": "cp 23" | "mate 3" | "mate -2", "depth", "nodes", "ms"}
+//! }
+//! class TacToe {
+//!   constructor()
+//!   static fromText(text: string): TacToe
+//!   text(): string
+//!   toMove(): string                                   // "X" | "O"
+//!   owners(): string                                   // 81 chars: 'X', 'O', '.', '#' (the centre)
+//!   canClaim(cell: number): boolean
+//!   claim(cell: number): number                        // the points scored; throws if the cell cannot be claimed
+//!   undo(): number                                     // the cell taken back, or -1
+//!   scores(): string                                   // JSON [x, o]
+//!   isOver(): boolean
+//!   outcome(): string | undefined                      // "X wins" | "O wins" | "draw"
+//!   engineMove(level: number): number                  // the engine's cell at level 1..5 (not claimed)
+//!   completedLines(): string                           // JSON [{"cells": [i, j, k], "player": "X" | "O"}]
+//!   cellName(cell: number): string                     // "2222" is the centre
+//! }
+//! ```
+//!
+//! Cells are indices `(x−1) + n(y−1) + n²(z−1) + n³(w−1)` (RULES.md §1): 0 to 63 in 2D (a1 = 0, h1 = 7,
+//! a2 = 8), 0 to 624 in 4D, 0 to 80 in Four Tac Toe. In a move entry, `to` is the cell the move text
+//! names: for castling in Chess960 mode (king takes own rook, `e1h1`) the rook's cell; `kingTo` is set
+//! for castling moves only, to the cell where the king ends (g1/c1 or g8/c8), so that a page can accept a
+//! click on either. `promotion` is the upper-case letter (`Q`, and in 4D also `U`, `D`) or `null`.
+//!
+//! # Example
+//!
+//! ```js
+//! import init, { Chess, Engine, TacToe } from "./pkg/tesseract_wasm.js";
+//! await init();                                   // fetches tesseract_wasm_bg.wasm beside the .js
+//!
+//! const game = Chess.start("standard", 42);       // 4D Tesseract
+//! const moves = JSON.parse(game.legalMoves());    // 226 moves
+//! game.play(moves[0].text);
+//! try { game.play("e2e4"); } catch (e) { console.log(e.message); }   // a 2D move on a 4D board
+//! const engine = new Engine();                    // in a Web Worker, keep one
+//! const reply = JSON.parse(engine.think(game, "club"));
+//! game.play(reply.move);
+//! console.log(game.status() ?? `${game.turn()} to move`, game.lastMove());
+//!
+//! const t = new TacToe();
+//! t.claim(t.engineMove(3));
+//! ```
+//!
+//! In node, or to load the module from bytes: `initSync({ module: bytes })` or
+//! `await init({ module_or_path: bytes })`.
+//!
+//! # Choices
+//!
+//! - **JSON strings for structured results** (move lists, records, the engine's answer): one copy across
+//!   the boundary, no `js-sys`/`serde-wasm-bindgen`, and the same text the native tests parse.
+//! - **Numbers are checked.** A JavaScript number is an `f64`: cells, seeds and levels are refused with a
+//!   message unless they are whole and in range (−1, 2.5, `NaN` are not cell 4294967295, 2 or 0).
+//! - **Seeds are JavaScript numbers**, whole from 0 to 2⁵³ − 1 (`Number.MAX_SAFE_INTEGER`), so that
+//!   `seed()` returns them exactly; a record whose seed is larger is refused rather than rounded. (Not
+//!   `BigInt`: `Chess.start("classic", 42)` reads better, and every seed the `play` example writes fits.)
+//! - **Deterministic.** No randomness beyond the game's seed; the engine's move at a tier is that of
+//!   [`tesseract_search::Game::think`], so the same game, seed and tier give the same move as natively,
+//!   unless the tier's wall-clock guard fires (a slow device; the master stops within 3.5 s). The Four
+//!   Tac Toe engine counts nodes only.
+//! - **Threads**: none. The crates are built without `tesseract-movegen`'s `parallel` feature, and the
+//!   engine's clock is `web_time::Instant` (`performance.now()`), which works in a Web Worker: run
+//!   `think` there to keep the page responsive, on a `Chess` rebuilt with `fromRecord` from the page's
+//!   `record(...)` (`text()` would drop the earlier positions the engine needs for repetition draws).
+//! - **Boards**: 8×8 and 5⁴ only; `fromText` and `fromRecord` refuse the other shapes the board crate
+//!   reads, so `dims()` is 2 or 4.
+//! - **Errors never panic**: every input from JavaScript is checked and refused with a message saying
+//!   what is wrong; a failed call changes nothing.
+#![deny(missing_docs)]
+// No `forbid(unsafe_code)` here: the code `#[wasm_bindgen]` generates in `js` is unsafe. The modules with
+// the logic forbid it each.
+
+mod args;
+mod chess;
+mod engine;
+pub mod js;
+mod tactoe;
+
+pub use args::MAX_SEED;
+pub use chess::Chess;
+pub use engine::Engine;
+pub use tactoe::TacToe;
