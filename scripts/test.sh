@@ -3,7 +3,8 @@
 # (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay, started on
 # loopback and stopped again if this script started it), then runs formatting and lint checks, builds the
 # browser crates for wasm32 and runs the JavaScript API in node (scripts/wasm.sh: the wasm32 target and
-# wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the debug-build tests (debug
+# wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the page's tests in
+# headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing), the debug-build tests (debug
 # assertions on: a validity check after every make and unmake) and the release-build tests including the
 # ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
 # playing whole games against tesseract-uci).
@@ -48,6 +49,9 @@ cargo build --quiet --target wasm32-unknown-unknown --no-default-features \
 step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the API in WebAssembly)"
 bash scripts/wasm.sh
 node --test tesseract-wasm/tests/node/
+
+step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/)"
+bash scripts/web.sh --test
 
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml
