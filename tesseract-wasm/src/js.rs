@@ -1,4 +1,4 @@
-//! The `#[wasm_bindgen]` layer: the JavaScript classes `Chess`, `Engine` and `TacToe`, each a thin wrapper
+//! The `#[wasm_bindgen]` layer: the JavaScript classes `Chess`, `Engine`, `TacToe` and `Online`, each a thin wrapper
 //! of the plain-Rust type of the same name that turns an `Err(message)` into a thrown `Error(message)`.
 //!
 //! It compiles on every target (so the native lints check it), but its functions can only be called from
@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{Chess, Engine, TacToe};
+use crate::{Chess, Engine, Online, TacToe};
 
 /// An `Err(message)` as a JavaScript `Error` with that message.
 fn throw<T>(result: Result<T, String>) -> Result<T, JsError> {
@@ -238,5 +238,195 @@ impl JsTacToe {
     #[wasm_bindgen(js_name = cellName)]
     pub fn cell_name(&self, cell: f64) -> Result<String, JsError> {
         throw(self.0.cell_name(cell))
+    }
+}
+
+/// One player's side of a signed online match (tesseract-wire), authenticated by the game link's
+/// invitation secret. Sans-IO: the page passes it every frame from the relay and sends every frame it gives.
+#[wasm_bindgen(js_name = Online)]
+#[derive(Debug)]
+pub struct JsOnline(Online);
+
+#[wasm_bindgen(js_class = Online)]
+impl JsOnline {
+    /// A new long-term identity key as 64 hex digits (secret: keep it in the browser's storage).
+    #[wasm_bindgen(js_name = generateIdentity)]
+    pub fn generate_identity() -> String {
+        Online::generate_identity()
+    }
+
+    /// The public identity (32 hex digits) of an identity key; throws if the key is not 64 hex digits
+    /// of a valid P-256 secret.
+    #[wasm_bindgen(js_name = identityOf)]
+    pub fn identity_of(secret_hex: &str) -> Result<String, JsError> {
+        throw(Online::identity_of(secret_hex))
+    }
+
+    /// A new match from a start ("light", "standard", "dense", "classic", "chess960:N") on colour "w" or
+    /// "b"; `invitation()` is the text for the game link. Throws on a bad argument.
+    pub fn create(start: &str, colour: &str, identity_hex: &str) -> Result<JsOnline, JsError> {
+        throw(Online::create(start, colour, identity_hex)).map(JsOnline)
+    }
+
+    /// Joins the match of an invitation text; throws saying what is wrong with it.
+    pub fn join(invitation: &str, identity_hex: &str) -> Result<JsOnline, JsError> {
+        throw(Online::join(invitation, identity_hex)).map(JsOnline)
+    }
+
+    /// Resumes a match from saveState()'s hex, the identity key and the invitation; throws why not.
+    pub fn resume(state_hex: &str, identity_hex: &str, invitation: &str) -> Result<JsOnline, JsError> {
+        throw(Online::resume(state_hex, identity_hex, invitation)).map(JsOnline)
+    }
+
+    /// The invitation text (tw1.<w|b>.<start>.<match id>.<secret>); it holds the secret.
+    pub fn invitation(&self) -> String {
+        self.0.invitation()
+    }
+
+    /// The match id, 32 hex digits.
+    #[wasm_bindgen(js_name = matchId)]
+    pub fn match_id(&self) -> String {
+        self.0.match_id()
+    }
+
+    /// The start's name.
+    pub fn start(&self) -> String {
+        self.0.start()
+    }
+
+    /// This player's colour: "w" or "b".
+    pub fn colour(&self) -> String {
+        self.0.colour()
+    }
+
+    /// This player's identity, 32 hex digits.
+    pub fn identity(&self) -> String {
+        self.0.identity()
+    }
+
+    /// The peer's identity once its keys arrived, else undefined.
+    #[wasm_bindgen(js_name = peerIdentity)]
+    pub fn peer_identity(&self) -> Option<String> {
+        self.0.peer_identity()
+    }
+
+    /// Takes one frame from the relay; JSON array of events (a refused frame is a "failure" event, never
+    /// a throw).
+    pub fn receive(&mut self, bytes: &[u8]) -> String {
+        self.0.receive(bytes)
+    }
+
+    /// The news of a message too long to be a frame, which the page did not copy; events as receive.
+    #[wasm_bindgen(js_name = receiveOversize)]
+    pub fn receive_oversize(&mut self, len: f64) -> String {
+        self.0.receive_oversize(len)
+    }
+
+    /// The next frame to send, or undefined.
+    #[wasm_bindgen(js_name = nextFrame)]
+    pub fn next_frame(&mut self) -> Option<Vec<u8>> {
+        self.0.next_frame()
+    }
+
+    /// Queues the unacknowledged frames again, for nextFrame().
+    pub fn retransmit(&mut self) {
+        self.0.retransmit();
+    }
+
+    /// How many frames the peer has not acknowledged yet.
+    pub fn unacknowledged(&self) -> u32 {
+        self.0.unacknowledged()
+    }
+
+    /// Plays a move text; throws why not (out of turn, illegal: nothing changes).
+    pub fn play(&mut self, text: &str) -> Result<(), JsError> {
+        throw(self.0.play(text))
+    }
+
+    /// Offers a draw; throws why not.
+    #[wasm_bindgen(js_name = offerDraw)]
+    pub fn offer_draw(&mut self) -> Result<(), JsError> {
+        throw(self.0.offer_draw())
+    }
+
+    /// Accepts the peer's draw offer; throws if none waits.
+    #[wasm_bindgen(js_name = acceptDraw)]
+    pub fn accept_draw(&mut self) -> Result<(), JsError> {
+        throw(self.0.accept_draw())
+    }
+
+    /// Declines the peer's draw offer; throws if none waits.
+    #[wasm_bindgen(js_name = declineDraw)]
+    pub fn decline_draw(&mut self) -> Result<(), JsError> {
+        throw(self.0.decline_draw())
+    }
+
+    /// "threefold" or "fifty-moves" when this player may claim a draw now, else undefined.
+    pub fn claimable(&self) -> Option<String> {
+        self.0.claimable()
+    }
+
+    /// Claims the claimable draw and returns its name; throws if there is none.
+    #[wasm_bindgen(js_name = claimDraw)]
+    pub fn claim_draw(&mut self) -> Result<String, JsError> {
+        throw(self.0.claim_draw())
+    }
+
+    /// Resigns; throws during the handshake or after the end.
+    pub fn resign(&mut self) -> Result<(), JsError> {
+        throw(self.0.resign())
+    }
+
+    /// Stops the match without a result.
+    pub fn abort(&mut self) {
+        self.0.abort();
+    }
+
+    /// 16 hex digits both players see once the handshake has both keys, else undefined.
+    #[wasm_bindgen(js_name = safetyNumber)]
+    pub fn safety_number(&self) -> Option<String> {
+        self.0.safety_number()
+    }
+
+    /// "handshake", "playing", "closed" or "aborted".
+    pub fn phase(&self) -> String {
+        self.0.phase()
+    }
+
+    /// "wait", "move", "answerDraw" or "done".
+    pub fn action(&self) -> String {
+        self.0.action()
+    }
+
+    /// Whether the peer's draw offer waits for an answer.
+    #[wasm_bindgen(js_name = drawOffered)]
+    pub fn draw_offered(&self) -> bool {
+        self.0.draw_offered()
+    }
+
+    /// JSON array of the move texts played.
+    pub fn moves(&self) -> String {
+        self.0.moves()
+    }
+
+    /// FEN or TFEN of the position.
+    pub fn position(&self) -> String {
+        self.0.position()
+    }
+
+    /// JSON {"score", "winner", "reason"} once the match is over, else undefined.
+    pub fn result(&self) -> Option<String> {
+        self.0.result()
+    }
+
+    /// JSON {"kind", "message"} of the failure that aborted the match, else undefined.
+    pub fn failure(&self) -> Option<String> {
+        self.0.failure()
+    }
+
+    /// The whole session as hex, secret (it holds the match's keys); throws for a match too long to save.
+    #[wasm_bindgen(js_name = saveState)]
+    pub fn save_state(&self) -> Result<String, JsError> {
+        throw(self.0.save_state())
     }
 }

@@ -1,7 +1,7 @@
 //! JavaScript bindings of the Tesseract crates, for web pages and Web Workers: games of 4D Tesseract,
 //! classic chess and Chess960 with the engine and its tiers, and Four Tac Toe.
 //!
-//! The logic is plain Rust ([`Chess`], [`Engine`], [`TacToe`]: methods returning `Result<_, String>`,
+//! The logic is plain Rust ([`Chess`], [`Engine`], [`TacToe`], [`Online`]: methods returning `Result<_, String>`,
 //! tested natively with `cargo test -p tesseract-wasm`); the `#[wasm_bindgen]` layer (module `js`) wraps
 //! each type in a JavaScript class of the same name and turns an `Err(message)` into a thrown
 //! `Error(message)`. Method names are camelCase in JavaScript (`legal_moves` is `legalMoves`).
@@ -62,7 +62,28 @@
 //!   completedLines(): string                           // JSON [{"cells": [i, j, k], "player": "X" | "O"}]
 //!   cellName(cell: number): string                     // "2222" is the centre
 //! }
+//! class Online {                                 // one side of a signed match between two browsers
+//!   static generateIdentity(): string                  // a long-term identity key, 64 hex digits (secret)
+//!   static identityOf(keyHex: string): string          // its identity, 32 hex digits
+//!   static create(start: string, colour: string, keyHex: string): Online
+//!   static join(invitation: string, keyHex: string): Online
+//!   static resume(stateHex: string, keyHex: string, invitation: string): Online
+//!   invitation(): string                               // "tw1.<w|b>.<start>.<match id>.<secret>" (secret)
+//!   matchId(): string; start(): string; colour(): string; identity(): string; peerIdentity(): string | undefined
+//!   receive(frame: Uint8Array): string                 // JSON events; a refused frame is a "failure" event
+//!   receiveOversize(length: number): string
+//!   nextFrame(): Uint8Array | undefined
+//!   retransmit(): void; unacknowledged(): number
+//!   play(text: string): void; offerDraw(): void; acceptDraw(): void; declineDraw(): void
+//!   claimable(): string | undefined; claimDraw(): string; resign(): void; abort(): void
+//!   safetyNumber(): string | undefined                 // 16 hex digits, the same on both sides
+//!   phase(): string; action(): string; drawOffered(): boolean
+//!   moves(): string; position(): string; result(): string | undefined; failure(): string | undefined
+//!   saveState(): string                                // hex, secret (the match's keys)
+//! }
 //! ```
+//!
+//! [`Online`]'s events, invitations and stored state are described in the crate's README.
 //!
 //! Cells are indices `(x−1) + n(y−1) + n²(z−1) + n³(w−1)` (RULES.md §1): 0 to 63 in 2D (a1 = 0, h1 = 7,
 //! a2 = 8), 0 to 624 in 4D, 0 to 80 in Four Tac Toe. In a move entry, `to` is the cell the move text
@@ -121,9 +142,11 @@ mod args;
 mod chess;
 mod engine;
 pub mod js;
+mod online;
 mod tactoe;
 
 pub use args::MAX_SEED;
 pub use chess::Chess;
 pub use engine::Engine;
+pub use online::{MAX_INVITATION, Online};
 pub use tactoe::TacToe;
