@@ -278,7 +278,7 @@ impl JsOnline {
         throw(Online::resume(state_hex, identity_hex, invitation)).map(JsOnline)
     }
 
-    /// The invitation text (tw1.<w|b>.<start>.<match id>.<secret>); it holds the secret.
+    /// The invitation text (`tw1.<w|b>.<start>.<match id>.<secret>`); it holds the secret.
     pub fn invitation(&self) -> String {
         self.0.invitation()
     }
