@@ -1,7 +1,7 @@
 //! The known-answer vectors of PROTOCOL.md §9.
 //!
 //! This file re-implements the specification from its text with the primitive crates alone (sha2, hkdf,
-//! hmac, and P-256 Diffie-Hellman), so it checks three things: that PROTOCOL.md's hex is what the
+//! hmac, P-256 Diffie-Hellman, and rand_chacha for the position hash of §8), so it checks three things: that PROTOCOL.md's hex is what the
 //! specification says, that the crate's sessions send exactly those bytes, and that another
 //! implementation following the text would interoperate.
 
@@ -9,10 +9,14 @@ use std::collections::BTreeMap;
 
 use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
 use sha2::{Digest, Sha256};
-use tesseract_board::{Color, Position, start};
+use tesseract_board::{Color, Position, Role, start};
 use tesseract_movegen::Legal;
-use tesseract_wire::{EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session, ecdh_p256};
+use tesseract_wire::{
+    EndReason, EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session, ecdh_p256,
+};
 
 const PROTOCOL: &str = include_str!("../PROTOCOL.md");
 
@@ -49,22 +53,118 @@ fn seed_secret(name: &str) -> [u8; 32] {
 const MATCH_ID: [u8; 16] =
     [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
 
-/// The moves of the vector game: (sender, kind, text).
-const SCRIPT: [(Color, u8, &str); 6] = [
-    (Color::White, 0x10, "22132313"),
-    (Color::Black, 0x10, "24532353"),
-    (Color::White, 0x11, ""),
-    (Color::Black, 0x13, ""),
-    (Color::White, 0x10, "42134313"),
-    (Color::Black, 0x15, ""),
+const MOVE: u8 = 0x10;
+const DRAW_OFFER: u8 = 0x11;
+const DRAW_ACCEPT: u8 = 0x12;
+const DRAW_DECLINE: u8 = 0x13;
+const END: u8 = 0x14;
+const RESIGN: u8 = 0x15;
+
+/// A vector game: the prefix of its vectors' names, its start (None: the standard Tesseract start of
+/// RULES.md §3), and its messages after the handshake: (sender, kind, text).
+struct VectorGame {
+    prefix: &'static str,
+    fen: Option<&'static str>,
+    script: &'static [(Color, u8, &'static str)],
+}
+
+/// The vector games of PROTOCOL.md §9: the 4D game (moves, a declined offer, a resignation); a 2D game with
+/// an en passant capture, a promotion and a draw agreed; a 2D game ending in a fifty-move claim.
+const GAMES: [VectorGame; 3] = [
+    VectorGame {
+        prefix: "",
+        fen: None,
+        script: &[
+            (Color::White, MOVE, "22132313"),
+            (Color::Black, MOVE, "24532353"),
+            (Color::White, DRAW_OFFER, ""),
+            (Color::Black, DRAW_DECLINE, ""),
+            (Color::White, MOVE, "42134313"),
+            (Color::Black, RESIGN, ""),
+        ],
+    },
+    VectorGame {
+        prefix: "b.",
+        fen: Some("7k/1P6/8/3pP3/8/8/8/K7 w - d6 0 60"),
+        script: &[
+            (Color::White, MOVE, "e5d6"),
+            (Color::Black, MOVE, "h8g7"),
+            (Color::White, MOVE, "b7b8q"),
+            (Color::Black, DRAW_OFFER, ""),
+            (Color::White, DRAW_ACCEPT, ""),
+        ],
+    },
+    VectorGame {
+        prefix: "c.",
+        fen: Some("r3k3/8/8/8/8/8/8/4K2R w Kq - 99 80"),
+        script: &[(Color::White, MOVE, "e1e2"), (Color::Black, END, "fifty-moves")],
+    },
 ];
+
+impl VectorGame {
+    fn start(&self) -> Position {
+        match self.fen {
+            None => start::tesseract(start::Army::Standard),
+            Some(fen) => Position::from_fen(fen).unwrap(),
+        }
+    }
+}
+
+/// The Zobrist keys of a board of `dims` axes and side `n`, drawn as PROTOCOL.md §8 says: ChaCha8 keyed
+/// with the seed text, stream 256·d + n, each key two output words, low word first.
+fn zobrist_keys(dims: usize, n: usize) -> Vec<u64> {
+    let mut rng = ChaCha8Rng::from_seed(*b"Tesseract Zobrist keys, seed v1.");
+    rng.set_stream((256 * dims + n) as u64);
+    let cells = n.pow(dims as u32);
+    (0..2 * 9 * cells + 1 + cells + 2 * n)
+        .map(|_| {
+            let lo = u64::from(rng.next_u32());
+            let hi = u64::from(rng.next_u32());
+            lo | hi << 32
+        })
+        .collect()
+}
+
+/// The position hash of PROTOCOL.md §8, from the position's contents alone.
+fn spec_hash(pos: &Position) -> u64 {
+    let (dims, n) = (pos.shape().dims(), pos.shape().side());
+    let keys = zobrist_keys(dims, n);
+    let cells = n.pow(dims as u32);
+    let role = |r: Role| match r {
+        Role::King => 0,
+        Role::Queen => 1,
+        Role::Rook => 2,
+        Role::Bishop => 3,
+        Role::Knight => 4,
+        Role::Unicorn => 5,
+        Role::Dragon => 6,
+        Role::YPawn => 7,
+        Role::WPawn => 8,
+    };
+    let colour = |c: Color| if c == Color::White { 0 } else { 1 };
+    let mut h = 0;
+    for (cell, piece) in pos.pieces() {
+        h ^= keys[(colour(piece.color) * 9 + role(piece.role)) * cells + cell.index()];
+    }
+    let side = 2 * 9 * cells;
+    if pos.turn() == Color::Black {
+        h ^= keys[side];
+    }
+    if let Some(ep) = pos.en_passant() {
+        h ^= keys[side + 1 + ep.target.index()];
+    }
+    let geo = pos.geometry();
+    for rook in pos.castling().cells() {
+        let c = if geo.coord(rook, 1) == 1 { 0 } else { 1 };
+        h ^= keys[side + 1 + cells + c * n + usize::from(geo.coord(rook, 0)) - 1];
+    }
+    h
+}
 
 /// Every vector, by name, computed from the specification's text.
 fn compute() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut put = |k: &str, v: &[u8]| out.push((k.to_string(), hex(v)));
-    let start = start::tesseract(start::Army::Standard);
-    let fen = start.fen();
     let s_sec = [seed_secret("white static"), seed_secret("black static")];
     let e_sec = [seed_secret("white ephemeral"), seed_secret("black ephemeral")];
     let s_pub: Vec<[u8; 65]> =
@@ -81,8 +181,31 @@ fn compute() -> Vec<(String, String)> {
         put(&format!("{name}.ephemeral.secret"), &e_sec[c]);
         put(&format!("{name}.ephemeral.public"), &e_pub[c]);
     }
+    // The position hash (§8): the first keys of both shapes.
+    for (shape, dims, n) in [("4d", 4, 5), ("2d", 2, 8)] {
+        let keys = zobrist_keys(dims, n);
+        for (i, k) in keys.iter().take(2).enumerate() {
+            put(&format!("zobrist.{shape}.key.{i}"), &k.to_be_bytes());
+        }
+        put(&format!("zobrist.{shape}.key.side"), &keys[2 * 9 * n.pow(dims as u32)].to_be_bytes());
+    }
     let invitation = seed_secret("invitation");
-    for (scenario, inv) in [("", None), ("invitation.", Some(invitation))] {
+    let scenarios = [
+        ("", &GAMES[0], None),
+        ("invitation.", &GAMES[0], Some(invitation)),
+        (GAMES[1].prefix, &GAMES[1], None),
+        (GAMES[2].prefix, &GAMES[2], None),
+    ];
+    for (scenario, game, inv) in scenarios {
+        let start = game.start();
+        let fen = start.fen();
+        if let Some(text) = game.fen {
+            assert_eq!(fen, text, "the crate writes the documented start text back byte for byte");
+        }
+        assert_eq!(spec_hash(&start), start.hash(), "{scenario} start hash");
+        if inv.is_none() {
+            put(&format!("{scenario}start_hash"), &spec_hash(&start).to_be_bytes());
+        }
         if let Some(s) = inv {
             put("invitation.secret", &s);
         }
@@ -109,7 +232,7 @@ fn compute() -> Vec<(String, String)> {
         assert_eq!(ee, ecdh_p256(&e_sec[1], &e_pub[0]).unwrap());
         assert_eq!(es, ecdh_p256(&s_sec[1], &e_pub[0]).unwrap());
         assert_eq!(se, ecdh_p256(&e_sec[1], &s_pub[0]).unwrap());
-        if inv.is_none() {
+        if scenario.is_empty() {
             put("dh.ee", &ee);
             put("dh.es", &es);
             put("dh.se", &se);
@@ -134,7 +257,10 @@ fn compute() -> Vec<(String, String)> {
         let hello = [b"TW\x01\x01".to_vec(), keys(1)].concat();
         let reply = [b"TW\x01\x02".to_vec(), keys(0), fin[0].to_vec()].concat();
         let finished = [b"TW\x01\x03".to_vec(), fin[1].to_vec()].concat();
-        put(&format!("{scenario}frame.hello"), &hello);
+        // The Hello holds no start position: the 2D games send the 4D game's Hello, given once.
+        if game.prefix.is_empty() {
+            put(&format!("{scenario}frame.hello"), &hello);
+        }
         put(&format!("{scenario}frame.reply"), &reply);
         put(&format!("{scenario}frame.finished"), &finished);
         if inv.is_some() {
@@ -144,13 +270,14 @@ fn compute() -> Vec<(String, String)> {
         let mut pos: Position = start.clone();
         let mut prev = fin[1];
         let mut ply = 0u32;
-        for (seq, (sender, kind, text)) in SCRIPT.iter().enumerate() {
+        for (seq, (sender, kind, text)) in game.script.iter().enumerate() {
             let c = sender.index();
-            if *kind == 0x10 {
+            if *kind == MOVE {
                 let m = pos.parse_move(text).unwrap();
                 pos.play(m).unwrap();
             }
-            let hash = pos.hash();
+            let hash = spec_hash(&pos);
+            assert_eq!(hash, pos.hash(), "{scenario}message {seq}: the hash of §8 is the crate's");
             let body = [
                 (seq as u32).to_be_bytes().to_vec(),
                 ply.to_be_bytes().to_vec(),
@@ -174,13 +301,13 @@ fn compute() -> Vec<(String, String)> {
             ]
             .concat();
             let tag = hmac(&mk[c], &input);
-            if seq == 0 {
+            if seq == 0 && scenario.is_empty() {
                 put("message.0.mac_input", &input);
             }
-            put(&format!("message.{seq}.tag"), &tag);
-            put(&format!("message.{seq}.frame"), &[vec![b'T', b'W', 1, *kind], body, tag.to_vec()].concat());
+            put(&format!("{scenario}message.{seq}.tag"), &tag);
+            put(&format!("{scenario}message.{seq}.frame"), &[vec![b'T', b'W', 1, *kind], body, tag.to_vec()].concat());
             prev = tag;
-            if *kind == 0x10 {
+            if *kind == MOVE {
                 ply += 1;
             }
         }
@@ -212,11 +339,13 @@ fn protocol_md_vectors_are_what_the_text_specifies() {
 #[test]
 fn sessions_send_exactly_the_vector_frames() {
     let v: BTreeMap<String, String> = compute().into_iter().collect();
-    for invitation in [false, true] {
+    let runs =
+        [("", &GAMES[0], false), ("invitation.", &GAMES[0], true), ("b.", &GAMES[1], false), ("c.", &GAMES[2], false)];
+    for (p, game, invitation) in runs {
         let w_key = IdentityKey::from_bytes(&seed_secret("white static")).unwrap();
         let b_key = IdentityKey::from_bytes(&seed_secret("black static")).unwrap();
         let id = MatchId::from_bytes(MATCH_ID);
-        let pos = start::tesseract(start::Army::Standard);
+        let pos = game.start();
         let mut wc = MatchConfig::new(id, Color::White, pos.clone()).pin_peer(b_key.identity());
         let mut bc = MatchConfig::new(id, Color::Black, pos).pin_peer(w_key.identity());
         if invitation {
@@ -228,34 +357,37 @@ fn sessions_send_exactly_the_vector_frames() {
             Session::new(wc, &w_key, EphemeralKey::from_bytes(&seed_secret("white ephemeral")).unwrap()).unwrap();
         let mut b =
             Session::new(bc, &b_key, EphemeralKey::from_bytes(&seed_secret("black ephemeral")).unwrap()).unwrap();
-        let p = if invitation { "invitation." } else { "" };
         let hello = b.poll_transmit().unwrap();
-        assert_eq!(hex(&hello), v[&format!("{p}frame.hello")]);
+        let hello_name = if invitation { "invitation.frame.hello" } else { "frame.hello" };
+        assert_eq!(hex(&hello), v[hello_name]);
         w.receive(&hello).unwrap();
         let reply = w.poll_transmit().unwrap();
-        assert_eq!(hex(&reply), v[&format!("{p}frame.reply")]);
+        assert_eq!(hex(&reply), v[&format!("{p}frame.reply")], "{p}reply");
         b.receive(&reply).unwrap();
         let finished = b.poll_transmit().unwrap();
-        assert_eq!(hex(&finished), v[&format!("{p}frame.finished")]);
+        assert_eq!(hex(&finished), v[&format!("{p}frame.finished")], "{p}finished");
         w.receive(&finished).unwrap();
         assert_eq!(hex(&w.transcript_hash().unwrap()), v[&format!("{p}transcript_hash")]);
         assert_eq!(w.transcript_hash(), b.transcript_hash());
         if invitation {
             continue;
         }
-        for (seq, (sender, kind, text)) in SCRIPT.iter().enumerate() {
+        for (seq, (sender, kind, text)) in game.script.iter().enumerate() {
             let (s, r) = if *sender == Color::White { (&mut w, &mut b) } else { (&mut b, &mut w) };
-            match kind {
-                0x10 => s.play_text(text).unwrap(),
-                0x11 => s.offer_draw().unwrap(),
-                0x13 => s.decline_draw().unwrap(),
-                0x15 => s.resign().unwrap(),
+            match *kind {
+                MOVE => s.play_text(text).unwrap(),
+                DRAW_OFFER => s.offer_draw().unwrap(),
+                DRAW_ACCEPT => s.accept_draw().unwrap(),
+                DRAW_DECLINE => s.decline_draw().unwrap(),
+                END => s.claim_draw(EndReason::from_wire_text(text).unwrap()).unwrap(),
+                RESIGN => s.resign().unwrap(),
                 _ => unreachable!(),
             }
             let f = s.poll_transmit().unwrap();
-            assert_eq!(hex(&f), v[&format!("message.{seq}.frame")], "message {seq}");
+            assert_eq!(hex(&f), v[&format!("{p}message.{seq}.frame")], "{p}message {seq}");
             r.receive(&f).unwrap();
         }
+        assert!(w.result().is_some(), "{p}the vector game ends");
         assert_eq!(w.result(), b.result());
     }
 }
