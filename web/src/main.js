@@ -6,6 +6,7 @@ import { loadWasm } from './wasm.js';
 import { GridView } from './grid.js';
 import { TesseractView } from './tesseract.js';
 import { coords } from './layout.js';
+import { OnlinePanel } from './online.js';
 
 const PLAYERS = ['human', 'beginner', 'club', 'expert', 'master'];
 const $ = (id) => document.getElementById(id);
@@ -29,7 +30,11 @@ const app = {
   metrics: { wasmReadyMs: null, firstReplyMs: null, replies: [] },
   saved: null,
   error: '',
+  online: null, // the online panel; its session, when not null, owns the game shown
 };
+
+/** Whether an online match is shown (the board is then its mirror, moved by the session). */
+const online = () => app.online !== null && app.online.session !== null;
 
 const grid = new GridView($('board'));
 const tesseract = new TesseractView($('board'));
@@ -112,6 +117,7 @@ function updatePanel() {
     text = end ? `Game over: ${end}` : `${sideName(g.turn())} to move${g.inCheck() ? ', in check' : ''}`;
   }
   if (app.request) text += ' (the engine is thinking…)';
+  if (online()) text = app.online.status();
   $('status').textContent = text;
   $('error').textContent = app.error;
 
@@ -178,11 +184,17 @@ function newGame() {
     fail(String(err.message ?? err));
     return;
   }
+  leaveOnline();
   freeGame();
   app.game = game;
   app.error = '';
   refresh();
   maybeEngine();
+}
+
+/** Stops showing an online match (its saved state stays: the link resumes it). */
+function leaveOnline() {
+  if (online()) app.online.leave(false);
 }
 
 function showSetupFields() {
@@ -208,6 +220,15 @@ function over() {
 
 /** Plays a move text (chess) or claims a cell (Four Tac Toe) for whoever is to move. */
 function playMove(move) {
+  if (online()) {
+    // The session checks and sends the move, then plays it on the board shown.
+    if (app.online.play(move)) app.error = '';
+    app.selected = -1;
+    app.targets = new Map();
+    hidePromotion();
+    refresh();
+    return;
+  }
   try {
     if (app.mode === 'tactoe') {
       app.game.claim(move);
@@ -226,6 +247,10 @@ function playMove(move) {
 
 function undo() {
   if (!app.game) return;
+  if (online()) {
+    fail('no undo in an online match');
+    return;
+  }
   stopEngine();
   const step = () => {
     if (app.mode === 'tactoe') {
@@ -321,6 +346,7 @@ function cellAt(x, y) {
 
 function onCell(cell) {
   if (!app.game || over() || mover() !== 'human' || app.request) return;
+  if (online() && !app.online.myMove()) return;
   if (app.mode === 'tactoe') {
     if (app.game.canClaim(cell)) playMove(cell);
     return;
@@ -412,6 +438,7 @@ function load(text) {
   try {
     if (parsed && parsed.game === 'four-tac-toe') {
       const game = api.TacToe.fromText(String(parsed.text));
+      leaveOnline();
       freeGame();
       app.game = game;
       app.mode = 'tactoe';
@@ -419,6 +446,7 @@ function load(text) {
       app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
     } else {
       const game = api.Chess.fromRecord(text);
+      leaveOnline();
       freeGame();
       app.game = game;
       app.mode = game.dims() === 4 ? 'tesseract' : 'classic';
@@ -439,6 +467,7 @@ function setPosition(text) {
   const { api } = app;
   try {
     const game = app.mode === 'tactoe' ? api.TacToe.fromText(text) : api.Chess.fromText(text, seedValue());
+    leaveOnline();
     freeGame();
     app.game = game;
     if (app.mode !== 'tactoe') app.mode = game.dims() === 4 ? 'tesseract' : app.mode === 'tesseract' ? 'classic' : app.mode;
@@ -474,7 +503,7 @@ function wire() {
     newGame();
   });
   $('mode').addEventListener('change', () => {
-    readSetup();
+    if (!online()) readSetup(); // an online match keeps its game until "New game" or "Leave"
   });
   $('undo').addEventListener('click', undo);
   $('save').addEventListener('click', save);
@@ -542,6 +571,10 @@ function exposeForTests() {
     get saved() {
       return app.saved;
     },
+    /** The online panel's state (null before the WebAssembly module is loaded). */
+    online() {
+      return app.online ? app.online.snapshot() : null;
+    },
     state() {
       const g = app.game;
       const chess = app.mode !== 'tactoe';
@@ -593,6 +626,28 @@ async function start() {
   }
   app.metrics.wasmReadyMs = Math.round(performance.now());
   newGame();
+  app.online = new OnlinePanel({
+    api: app.api,
+    /** Shows an online match's board: `chess` (its mirror) becomes the page's game. */
+    adopt(chess, mode) {
+      freeGame();
+      app.game = chess;
+      app.mode = mode;
+      app.players = { w: 'human', b: 'human' };
+      app.error = '';
+      syncForm();
+      refresh();
+    },
+    /** Back to offline play after leaving a match. */
+    leave() {
+      newGame();
+    },
+    refresh,
+    setStatus(text) {
+      $('status').textContent = text;
+    },
+  });
+  await app.online.init();
 }
 
 start();

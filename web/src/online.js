@@ -1,0 +1,640 @@
+// Online play: one side of a signed match (tesseract-wasm's Online, over tesseract-wire's Session) through a
+// relay server, speaking the WebSocket binding of PROTOCOL.md §12.2: ws(s)://HOST/match/<match id>, one
+// binary message per frame, the text `joined` when another connection of the match arrives.
+//
+// The page owns the socket, the timers and the storage; every rule and every check is in the crates. The
+// board shown is a `Chess` mirror rebuilt from the session's moves, so clicks light the legal moves as in
+// offline play, and a move is played on the mirror only after the session accepted it.
+//
+// Storage (localStorage of this origin):
+//   tesseract.identity          the long-term identity key, 64 hex digits (secret)
+//   tesseract.match.<match id>  {v: 1, invitation, relay, state, phase, saved}: the session's whole state
+//                               (secret: the match's keys), saved after every change and before sending
+//                               the frames the change queued, so that a reload resumes the match.
+
+const IDENTITY_KEY = 'tesseract.identity';
+const MATCH_PREFIX = 'tesseract.match.';
+const RETRANSMIT_MS = 2000; // silence before the unacknowledged frames are sent again
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 10000]; // reconnect delays, the last one repeated
+const STABLE_MS = 5000; // a connection open this long resets the backoff
+const MAX_MESSAGE = 65536; // longer messages are not copied into the session: reported by their length
+const DEFAULT_RELAY = 'ws://127.0.0.1:8090';
+
+/** What each kind of refused frame means for the player (the wire crate's Error variants). */
+const MEANING = {
+  Authentication: 'the frame was changed or forged on the way: its signature does not verify',
+  Desync: 'the two boards disagree: the opponent’s position after that message is not ours',
+  Sequence: 'the frame came out of order or was replayed',
+  Malformed: 'the bytes are not a well-formed frame',
+  FrameLength: 'the bytes are not a well-formed frame',
+  TextNotAllowed: 'the bytes are not a well-formed frame',
+  Oversize: 'the message is too long to be a frame',
+  Version: 'the frame is of another protocol version',
+  WrongMatch: 'the frame is for another match',
+  BadKey: 'the opponent’s key was refused',
+  IdentityMismatch: 'someone else than the expected player answered',
+  Reflection: 'our own frame or key came back',
+  Unexpected: 'the frame is not allowed at this point of the match',
+  NonCanonical: 'the move text is not the canonical text of a legal move',
+  IllegalMove: 'the move is illegal on our board',
+  FalseClaim: 'the claimed end of the game does not hold on our board',
+  CounterExhausted: 'the match is too long to go on',
+};
+
+const REASONS = {
+  checkmate: 'checkmate',
+  stalemate: 'stalemate',
+  'dead-draw': 'kings alone',
+  threefold: 'threefold repetition, claimed',
+  'fifty-moves': 'the 50-move rule, claimed',
+  resignation: 'resignation',
+  'draw-agreed': 'a draw agreed',
+  aborted: 'aborted',
+};
+
+const $ = (id) => document.getElementById(id);
+const side = (c) => (c === 'w' ? 'White' : 'Black');
+
+/** The mode of the page's views for a start name. */
+export function modeOf(start) {
+  if (start === 'classic') return 'classic';
+  if (start.startsWith('chess960:')) return 'chess960';
+  return 'tesseract';
+}
+
+/** localStorage that may be missing or refuse (private windows, quotas): errors become null / false. */
+const store = {
+  get(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    window.localStorage.setItem(key, value); // throws: the caller decides
+  },
+  remove(key) {
+    try {
+      window.localStorage.removeItem(key);
+    } catch {
+      /* nothing to remove */
+    }
+  },
+  keys() {
+    try {
+      return Object.keys(window.localStorage);
+    } catch {
+      return [];
+    }
+  },
+};
+
+/** The fields of a `#join=<invitation>[&relay=<url>]` fragment, or null if the fragment is not one. */
+export function parseFragment(hash) {
+  if (!hash.startsWith('#join=')) return null;
+  const params = new URLSearchParams(hash.slice(1));
+  const invitation = params.get('join') ?? '';
+  const relay = params.get('relay');
+  return { invitation: invitation.trim(), relay: relay && /^wss?:\/\//.test(relay) ? relay : null };
+}
+
+/** The match id field of an invitation text, if it looks like one (the crates check the rest). */
+function matchIdOf(invitation) {
+  const id = invitation.split('.')[3] ?? '';
+  return /^[0-9a-fA-F]{32}$/.test(id) ? id.toLowerCase() : null;
+}
+
+/**
+ * The online panel. `host` is the page: { api, adopt(chess, mode), leave(), refresh(), setStatus(text) }.
+ */
+export class OnlinePanel {
+  constructor(host) {
+    this.host = host;
+    this.session = null; // api.Online
+    this.mirror = null; // api.Chess of the session's moves
+    this.ws = null;
+    this.relay = DEFAULT_RELAY;
+    this.defaultRelay = DEFAULT_RELAY;
+    this.attempt = 0;
+    this.reconnectTimer = 0;
+    this.openedAt = 0;
+    this.lastTraffic = 0; // time of the last frame sent or received
+    this.saved = true; // whether the session's state is in storage (else frames are held back)
+    this.alert = ''; // a failure shown to the player
+    this.note = '';
+    this.connection = '';
+    this.timer = 0;
+    this.log = []; // events, for tests and the curious
+  }
+
+  // ------------------------------------------------------------------------------------------ set-up
+
+  async init() {
+    const api = this.host.api;
+    this.identityKey = this.loadIdentity(api);
+    this.defaultRelay = await this.probeRelay();
+    $('relay-url').value = this.defaultRelay;
+    $('online-create').addEventListener('click', () => this.create());
+    $('online-copy').addEventListener('click', () => this.copyLink());
+    $('online-draw').addEventListener('click', () => this.act((s) => s.offerDraw()));
+    $('online-accept').addEventListener('click', () => this.act((s) => s.acceptDraw()));
+    $('online-decline').addEventListener('click', () => this.act((s) => s.declineDraw()));
+    $('online-claim').addEventListener('click', () => this.act((s) => s.claimDraw()));
+    $('online-resign').addEventListener('click', () => this.act((s) => s.resign()));
+    $('online-leave').addEventListener('click', () => this.leave(true));
+    $('online-start').addEventListener('change', () => this.showStartFields());
+    $('identity-export').addEventListener('click', () => this.exportIdentity());
+    $('identity-import').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.importIdentity($('identity-key').value.trim());
+    });
+    window.addEventListener('hashchange', () => this.fromLocation());
+    this.showStartFields();
+    this.showIdentity();
+    this.render();
+    this.fromLocation();
+  }
+
+  /** The page's own origin when a relay serves it (it answers /health with ok), else the default. */
+  async probeRelay() {
+    if (!/^https?:$/.test(location.protocol)) return DEFAULT_RELAY;
+    try {
+      const reply = await fetch('/health', { cache: 'no-store' });
+      if (reply.ok && (await reply.text()).trim() === 'ok') {
+        return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
+      }
+    } catch {
+      /* not served by a relay */
+    }
+    return DEFAULT_RELAY;
+  }
+
+  loadIdentity(api) {
+    const stored = store.get(IDENTITY_KEY);
+    if (stored) {
+      try {
+        api.Online.identityOf(stored);
+        return stored;
+      } catch (err) {
+        this.note = `The stored identity key was refused (${err.message}); a new one was made.`;
+      }
+    }
+    const key = api.Online.generateIdentity();
+    try {
+      store.set(IDENTITY_KEY, key);
+    } catch (err) {
+      this.note = `This browser does not keep the identity key (${err.message}): it changes on reload.`;
+    }
+    return key;
+  }
+
+  showIdentity() {
+    $('identity').textContent = this.host.api.Online.identityOf(this.identityKey);
+  }
+
+  exportIdentity() {
+    const field = $('identity-key');
+    field.value = this.identityKey;
+    field.type = 'text';
+    field.select();
+    navigator.clipboard?.writeText(this.identityKey).catch(() => {});
+    this.note = 'Your identity key is shown (and copied): it is secret, keep it to yourself.';
+    this.render();
+  }
+
+  importIdentity(text) {
+    try {
+      this.host.api.Online.identityOf(text);
+    } catch (err) {
+      this.note = `Not imported: ${err.message}`;
+      this.render();
+      return;
+    }
+    this.identityKey = text.toLowerCase();
+    try {
+      store.set(IDENTITY_KEY, this.identityKey);
+      this.note = 'Identity imported: it is used for the next match.';
+    } catch (err) {
+      this.note = `Imported for this page only: the browser did not store it (${err.message}).`;
+    }
+    $('identity-key').value = '';
+    $('identity-key').type = 'password';
+    this.showIdentity();
+    this.render();
+  }
+
+  showStartFields() {
+    $('online-number-label').hidden = $('online-start').value !== 'chess960';
+  }
+
+  startName() {
+    const start = $('online-start').value;
+    return start === 'chess960' ? `chess960:${$('online-number').value.trim()}` : start;
+  }
+
+  // ---------------------------------------------------------------------------- create, join, resume
+
+  /** Opens the match of the page's fragment (#join=…): resumes it if this browser saved it, else joins. */
+  fromLocation() {
+    const fragment = parseFragment(location.hash);
+    if (!fragment) return;
+    if (this.session && this.session.invitation() === fragment.invitation) return;
+    const id = matchIdOf(fragment.invitation);
+    const saved = id ? this.loadRecord(id) : null;
+    let session;
+    try {
+      if (saved) session = this.host.api.Online.resume(saved.state, this.identityKey, fragment.invitation);
+      else session = this.host.api.Online.join(fragment.invitation, this.identityKey);
+    } catch (err) {
+      this.alert = saved
+        ? `The saved state of this match cannot be resumed: ${err.message}`
+        : `The invitation link cannot be used: ${err.message}`;
+      this.render();
+      return;
+    }
+    const relay = saved?.relay ?? fragment.relay ?? this.defaultRelay;
+    this.begin(session, relay, saved ? 'resumed from this browser’s saved state' : 'joined');
+  }
+
+  create() {
+    const relay = $('relay-url').value.trim();
+    if (!/^wss?:\/\/[^/\s]+$/.test(relay)) {
+      this.alert = `The relay address must be ws://HOST:PORT or wss://HOST (not ${JSON.stringify(relay.slice(0, 60))})`;
+      this.render();
+      return;
+    }
+    let session;
+    try {
+      session = this.host.api.Online.create(this.startName(), $('online-colour').value, this.identityKey);
+    } catch (err) {
+      this.alert = `Cannot create the match: ${err.message}`;
+      this.render();
+      return;
+    }
+    this.begin(session, relay, 'created');
+    // The creator's address is the invitation link too, so a reload resumes the match.
+    history.replaceState(null, '', this.linkPath());
+  }
+
+  /** Starts playing `session` through `relay`. */
+  begin(session, relay, how) {
+    this.leave(false);
+    this.forgetFinished();
+    this.session = session;
+    this.relay = relay;
+    this.alert = '';
+    this.note = '';
+    this.log = [{ type: 'start', how }];
+    $('relay-url').value = relay;
+    if (!this.rebuildMirror()) return;
+    this.persist();
+    this.connect();
+    this.timer = setInterval(() => this.tick(), 500);
+    this.render();
+  }
+
+  /** The page's board: a Chess from the start, with the session's moves. */
+  rebuildMirror() {
+    const s = this.session;
+    try {
+      const mirror = this.host.api.Chess.start(s.start(), 1);
+      for (const text of JSON.parse(s.moves())) mirror.play(text);
+      this.mirror = mirror; // the page's game from here on: the page frees it when it changes games
+    } catch (err) {
+      this.alert = `The board cannot follow the match: ${err.message}`;
+      this.render();
+      return false;
+    }
+    this.host.adopt(this.mirror, modeOf(s.start()));
+    return true;
+  }
+
+  /** Stops playing (the saved state stays, so the link resumes the match). */
+  leave(back) {
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    this.timer = 0;
+    this.reconnectTimer = 0;
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close(1000, 'left');
+      this.ws = null;
+    }
+    if (this.session) {
+      this.session.free();
+      this.session = null;
+      this.mirror = null; // the page's game now: it frees it
+      this.connection = '';
+      if (back) {
+        history.replaceState(null, '', location.pathname + location.search);
+        this.host.leave();
+      }
+    }
+    this.render();
+  }
+
+  /** Removes the saved states of finished matches (their keys are of no further use). */
+  forgetFinished() {
+    for (const key of store.keys()) {
+      if (!key.startsWith(MATCH_PREFIX)) continue;
+      try {
+        const record = JSON.parse(store.get(key));
+        if (record.phase === 'closed' || record.phase === 'aborted') store.remove(key);
+      } catch {
+        store.remove(key);
+      }
+    }
+  }
+
+  linkPath() {
+    const params = new URLSearchParams({ join: this.session.invitation() });
+    if (this.relay !== this.defaultRelay) params.set('relay', this.relay);
+    return `${location.pathname}${location.search}#${params.toString()}`;
+  }
+
+  link() {
+    return `${location.origin}${this.linkPath()}`;
+  }
+
+  copyLink() {
+    const field = $('online-link');
+    field.select();
+    navigator.clipboard?.writeText(field.value).then(
+      () => {
+        this.note = 'Link copied: send it to your opponent over a channel you trust.';
+        this.render();
+      },
+      () => document.execCommand?.('copy'),
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------ storage
+
+  loadRecord(id) {
+    const text = store.get(MATCH_PREFIX + id);
+    if (!text) return null;
+    try {
+      const r = JSON.parse(text);
+      if (r && r.v === 1 && typeof r.state === 'string' && typeof r.invitation === 'string') {
+        return { state: r.state, relay: typeof r.relay === 'string' && /^wss?:\/\//.test(r.relay) ? r.relay : null };
+      }
+    } catch {
+      /* refused below */
+    }
+    this.note = 'The saved state of this match in this browser is damaged: joining anew.';
+    return null;
+  }
+
+  /** Saves the session; false (and the frames held back) if the browser refuses. */
+  persist() {
+    const s = this.session;
+    try {
+      const record = { v: 1, invitation: s.invitation(), relay: this.relay, state: s.saveState(), phase: s.phase(), saved: Date.now() };
+      store.set(MATCH_PREFIX + s.matchId(), JSON.stringify(record));
+      if (!this.saved) this.note = 'The match is saved again.';
+      this.saved = true;
+    } catch (err) {
+      this.saved = false;
+      this.note = `The match cannot be saved in this browser (${err.message}): nothing is sent until it can.`;
+    }
+    return this.saved;
+  }
+
+  // ------------------------------------------------------------------------------------------- socket
+
+  connect() {
+    if (!this.session) return;
+    const url = `${this.relay}/match/${this.session.matchId()}`;
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch (err) {
+      this.connection = `cannot open ${url}: ${err.message}`;
+      this.scheduleReconnect();
+      this.render();
+      return;
+    }
+    ws.binaryType = 'arraybuffer';
+    this.ws = ws;
+    this.connection = `connecting to ${this.relay}…`;
+    ws.onopen = () => {
+      this.openedAt = Date.now();
+      this.connection = `connected to ${this.relay}`;
+      this.log.push({ type: 'open' });
+      this.resend();
+      this.render();
+    };
+    ws.onmessage = (e) => this.onMessage(e.data);
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      const stable = this.openedAt && Date.now() - this.openedAt >= STABLE_MS;
+      this.openedAt = 0;
+      if (stable) this.attempt = 0;
+      const why = e.code === 4008 ? 'the match is full' : e.code === 1008 ? 'too many frames' : e.reason || `code ${e.code}`;
+      this.log.push({ type: 'close', code: e.code });
+      this.scheduleReconnect(why);
+      this.render();
+    };
+  }
+
+  scheduleReconnect(why = '') {
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.connection = `relay connection lost${why ? ` (${why})` : ''}: reconnecting in ${delay / 1000} s`;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Sends the unacknowledged frames again (on connecting, on `joined`, after a silence). */
+  resend() {
+    if (!this.session) return;
+    this.session.retransmit();
+    this.flush();
+  }
+
+  /** Sends what the session queued, once its state is saved. */
+  flush() {
+    const s = this.session;
+    if (!s || !this.persist()) return;
+    const open = this.ws && this.ws.readyState === WebSocket.OPEN;
+    for (let frame = s.nextFrame(); frame !== undefined; frame = s.nextFrame()) {
+      // Without a socket the frame is dropped here; the session keeps it until acknowledged and sends
+      // it again on the next connection.
+      if (open) {
+        this.ws.send(frame);
+        this.lastTraffic = Date.now();
+      }
+    }
+  }
+
+  onMessage(data) {
+    if (!this.session) return;
+    if (typeof data === 'string') {
+      if (data === 'joined') {
+        this.log.push({ type: 'joined' });
+        this.resend();
+      }
+      return;
+    }
+    this.attempt = 0;
+    this.lastTraffic = Date.now();
+    const len = data.byteLength;
+    const events = JSON.parse(len > MAX_MESSAGE ? this.session.receiveOversize(len) : this.session.receive(new Uint8Array(data)));
+    for (const e of events) this.onEvent(e);
+    this.flush();
+    this.host.refresh();
+    this.render();
+  }
+
+  onEvent(e) {
+    this.log.push(e);
+    switch (e.type) {
+      case 'moved':
+        try {
+          this.mirror.play(e.text);
+        } catch (err) {
+          this.alert = `The page’s board refused the move ${e.text} that the session accepted: ${err.message}`;
+        }
+        break;
+      case 'failure':
+        if (e.fatal) {
+          const meaning = MEANING[e.kind] ?? 'it failed a check';
+          this.alert =
+            `Refused a frame from the relay: ${e.message} (${e.kind}): ${meaning}. ` +
+            'The match is stopped, and nothing that frame carried was played.';
+        } else {
+          this.note = `Ignored a frame that came after the end (${e.message}).`;
+        }
+        break;
+      case 'gameOver':
+        if (e.reason === 'aborted' && !this.session.failure()) {
+          this.note = 'Your opponent’s side stopped the match (its program refused a frame, or the player aborted).';
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Every 500 ms: the silence rule, and saving again after a refused save. */
+  tick() {
+    const s = this.session;
+    if (!s) return;
+    if (!this.saved) this.flush();
+    const live = s.phase() === 'handshake' || s.phase() === 'playing';
+    if (live && s.unacknowledged() > 0 && Date.now() - this.lastTraffic >= RETRANSMIT_MS) {
+      this.log.push({ type: 'retransmit' });
+      this.resend();
+      this.lastTraffic = Date.now();
+    }
+  }
+
+  // --------------------------------------------------------------------------------- the player's acts
+
+  /** Whether the person at this page may move now (a click on the board). */
+  myMove() {
+    return this.session !== null && this.session.action() === 'move';
+  }
+
+  /** Plays a move text from a click; false (with the reason shown) if the session refused it. */
+  play(text) {
+    try {
+      this.session.play(text);
+    } catch (err) {
+      this.note = `Not played: ${err.message}`;
+      this.render();
+      return false;
+    }
+    this.mirror.play(text);
+    this.flush();
+    this.render();
+    return true;
+  }
+
+  act(f) {
+    if (!this.session) return;
+    try {
+      f(this.session);
+    } catch (err) {
+      this.note = `Not now: ${err.message}`;
+    }
+    this.flush();
+    this.host.refresh();
+    this.render();
+  }
+
+  // ------------------------------------------------------------------------------------------- showing
+
+  /** The status line of the page while a match is on. */
+  status() {
+    const s = this.session;
+    const me = s.colour();
+    const result = s.result();
+    if (result) {
+      const r = JSON.parse(result);
+      if (r.score === '*') return `Match stopped (${s.failure() ? 'a frame failed its check' : 'aborted'})`;
+      const who = r.winner ? `${side(r.winner)} wins` : 'a draw';
+      const you = r.winner ? (r.winner === me ? ' — you win' : ' — you lose') : '';
+      return `Game over: ${r.score}, ${who} by ${REASONS[r.reason] ?? r.reason}${you}`;
+    }
+    if (s.phase() === 'handshake') {
+      return s.peerIdentity() ? 'Agreeing keys with your opponent…' : 'Waiting for your opponent to open the link…';
+    }
+    const turn = this.mirror.turn();
+    const check = this.mirror.inCheck() ? ', in check' : '';
+    if (s.action() === 'answerDraw') return `Your opponent offers a draw: accept or decline (you play ${side(me)})`;
+    if (turn === me) return `Your move (${side(me)})${check}`;
+    return `${side(turn)} to move${check}: waiting for your opponent`;
+  }
+
+  render() {
+    const s = this.session;
+    $('online-setup').hidden = s !== null;
+    $('online-match').hidden = s === null;
+    $('online-alert').textContent = this.alert;
+    $('online-note').textContent = this.note;
+    if (!s) return;
+    $('online-link').value = this.link();
+    $('online-invite').hidden = s.phase() !== 'handshake';
+    $('online-connection').textContent = this.connection;
+    const safety = s.safetyNumber();
+    $('online-safety').textContent = safety ? safety.match(/.{4}/g).join(' ') : 'not yet: the handshake is not done';
+    $('online-you').textContent = `You play ${side(s.colour())}, ${s.start()}`;
+    $('online-status').textContent = this.status();
+    const action = s.action();
+    $('online-draw').disabled = action !== 'move';
+    $('online-accept').disabled = action !== 'answerDraw';
+    $('online-decline').disabled = action !== 'answerDraw';
+    $('online-claim').disabled = s.claimable() === undefined;
+    $('online-resign').disabled = s.phase() !== 'playing';
+    this.host.setStatus(this.status());
+  }
+
+  /** The state the tests read. */
+  snapshot() {
+    const s = this.session;
+    return {
+      active: s !== null,
+      phase: s?.phase() ?? null,
+      action: s?.action() ?? null,
+      colour: s?.colour() ?? null,
+      safety: s?.safetyNumber() ?? null,
+      shownSafety: $('online-safety').textContent,
+      moves: s ? JSON.parse(s.moves()) : [],
+      mirror: this.mirror ? JSON.parse(this.mirror.history()) : [],
+      result: s?.result() ? JSON.parse(s.result()) : null,
+      failure: s?.failure() ? JSON.parse(s.failure()) : null,
+      alert: this.alert,
+      note: this.note,
+      status: $('online-status').textContent,
+      connection: this.connection,
+      connected: this.ws?.readyState === WebSocket.OPEN,
+      link: s ? this.link() : null,
+      matchId: s?.matchId() ?? null,
+      relay: this.relay,
+      log: this.log.slice(),
+    };
+  }
+}
