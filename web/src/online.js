@@ -55,6 +55,13 @@ const REASONS = {
 const $ = (id) => document.getElementById(id);
 const side = (c) => (c === 'w' ? 'White' : 'Black');
 
+/** A start's name in words. */
+function describe(start) {
+  if (start === 'classic') return 'chess';
+  if (start.startsWith('chess960:')) return `Chess960 no. ${start.slice(9)}`;
+  return `Tesseract, ${start} army`;
+}
+
 /** The mode of the page's views for a start name. */
 export function modeOf(start) {
   if (start === 'classic') return 'classic';
@@ -601,7 +608,8 @@ export class OnlinePanel {
     $('online-connection').textContent = this.connection;
     const safety = s.safetyNumber();
     $('online-safety').textContent = safety ? safety.match(/.{4}/g).join(' ') : 'not yet: the handshake is not done';
-    $('online-you').textContent = `You play ${side(s.colour())}, ${s.start()}`;
+    $('online-safety').classList.toggle('pending', !safety);
+    $('online-you').textContent = `You play ${side(s.colour())}: ${describe(s.start())}`;
     $('online-status').textContent = this.status();
     const action = s.action();
     $('online-draw').disabled = action !== 'move';
