@@ -249,6 +249,12 @@ export class OnlinePanel {
     if (this.session && this.session.invitation() === fragment.invitation) return;
     const id = matchIdOf(fragment.invitation);
     const saved = id ? this.loadRecord(id) : null;
+    if (saved?.damaged) {
+      // Joining anew would start a second handshake, which the opponent's side refuses (aborting the match).
+      this.alert = 'The saved state of this match in this browser is damaged, so it cannot be resumed here.';
+      this.render();
+      return;
+    }
     let session;
     try {
       if (saved) session = this.host.api.Online.resume(saved.state, this.identityKey, fragment.invitation);
@@ -389,8 +395,7 @@ export class OnlinePanel {
     } catch {
       /* refused below */
     }
-    this.note = 'The saved state of this match in this browser is damaged: joining anew.';
-    return null;
+    return { damaged: true };
   }
 
   /** Saves the session; false (and the frames held back) if the browser refuses. */
@@ -491,12 +496,15 @@ export class OnlinePanel {
     const events = JSON.parse(len > MAX_MESSAGE ? this.session.receiveOversize(len) : this.session.receive(new Uint8Array(data)));
     for (const e of events) this.onEvent(e);
     this.flush();
+    // A retransmitted copy (the opponent's last frame again, while it waits for our move) changes nothing.
+    if (events.every((e) => e.type === 'duplicate')) return;
     this.host.refresh();
     this.render();
   }
 
   onEvent(e) {
     this.log.push(e);
+    if (this.log.length > 500) this.log.splice(1, this.log.length - 400); // the first entry says how it began
     switch (e.type) {
       case 'moved':
         try {

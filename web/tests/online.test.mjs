@@ -431,6 +431,41 @@ test('a relay that flips a byte of a move frame: the page shows the failure and 
   await relay.kill();
 });
 
+test('a damaged saved state is refused on reload, and the opponent’s match goes on', async () => {
+  const relay = await startRelay();
+  const [a, b] = await twoPages();
+  await openPage(b, await create(a, relay.origin, { start: 'classic', colour: 'w' }));
+  await established(a, b);
+  const { matchId } = await online(b);
+  // One hex digit of the stored state changed (as a disk error or another script might).
+  const changed = await b.evaluate((id) => {
+    const key = `tesseract.match.${id}`;
+    const record = JSON.parse(localStorage.getItem(key));
+    const at = 200;
+    const digit = record.state[at] === '0' ? '1' : '0';
+    record.state = record.state.slice(0, at) + digit + record.state.slice(at + 1);
+    localStorage.setItem(key, JSON.stringify(record));
+    return record.state.length > at;
+  }, matchId);
+  assert.ok(changed);
+  await b.reload();
+  await b.waitForFunction(() => window.__tesseract?.online()?.alert, null, { timeout: 30_000 });
+  let s = await online(b);
+  assert.equal(s.active, false, 'not resumed, and not joined anew (a second handshake would abort the match)');
+  assert.match(s.alert, /The saved state of this match cannot be resumed: .*checksum does not match/);
+  // Not JSON at all.
+  await b.evaluate((id) => localStorage.setItem(`tesseract.match.${id}`, '{not json'), matchId);
+  await b.reload();
+  await b.waitForFunction(() => window.__tesseract?.online()?.alert, null, { timeout: 30_000 });
+  s = await online(b);
+  assert.equal(s.active, false);
+  assert.match(s.alert, /damaged/);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal((await online(a)).phase, 'playing', 'A saw nothing it had to refuse');
+  await closePages(a, b);
+  await relay.kill();
+});
+
 test('a broken invitation link is refused with the reason, and nothing is played', async () => {
   const relay = await startRelay();
   const [a] = await twoPages();
