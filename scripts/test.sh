@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the workspace, as CI runs it. Idempotent: installs what the tests need from outside cargo
-# (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay, started on
-# loopback and stopped again if this script started it), then runs formatting and lint checks, builds the
+# (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay and
+# for the browser tests of two relays sharing Redis, started on loopback and stopped again if this script started it), then runs formatting and lint checks, builds the
 # browser crates for wasm32 and runs the JavaScript API in node (scripts/wasm.sh: the wasm32 target and
 # wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the page's tests in
 # headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing), the debug-build tests (debug
@@ -52,7 +52,7 @@ step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the 
 bash scripts/wasm.sh
 node --test tesseract-wasm/tests/node/
 
-step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/)"
+step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/; the online tests build tesseract-relay and use Redis)"
 bash scripts/web.sh --test
 
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"

@@ -417,6 +417,7 @@ test('a relay that flips a byte of a move frame: the page shows the failure and 
   assert.match(s.alert, /authentication failed for a move frame \(Authentication\)/);
   assert.match(s.alert, /changed or forged/);
   assert.equal(await b.textContent('#online-alert'), s.alert, 'shown on the page');
+  await screenshot(b, 'online-tampered.png');
   assert.deepEqual(s.moves, [], 'the move is not played');
   assert.deepEqual(s.mirror, []);
   // White's page is told the match stopped (Black's side sent its reason-free Abort).
