@@ -62,6 +62,8 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Position`] (as its FEN/TFEN text) and [`TextMove`] (as its
 //!   move text), and for the small enums.
+//! - `svg`: SVG pictures of boards of any shape ([`svg`]): positions with highlights, arrows, a last-move
+//!   mark and coordinates; grids with signs and lines (Four Tac Toe). No dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -75,6 +77,8 @@ mod piece;
 mod position;
 mod setup;
 pub mod start;
+#[cfg(feature = "svg")]
+pub mod svg;
 mod text_move;
 pub mod zobrist;
 
