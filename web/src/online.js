@@ -102,8 +102,13 @@ export function parseFragment(hash) {
   if (!hash.startsWith('#join=')) return null;
   const params = new URLSearchParams(hash.slice(1));
   const invitation = params.get('join') ?? '';
-  const relay = params.get('relay');
-  return { invitation: invitation.trim(), relay: relay && /^wss?:\/\//.test(relay) ? relay : null };
+  return { invitation: invitation.trim(), relay: relayAddress(params.get('relay') ?? '') };
+}
+
+/** A relay address `ws(s)://HOST[:PORT]` without a trailing slash, or null if `text` is not one. */
+export function relayAddress(text) {
+  const m = /^(wss?:\/\/[^/\s?#]+)\/?$/.exec(text.trim());
+  return m ? m[1] : null;
 }
 
 /** The match id field of an invitation text, if it looks like one (the crates check the rest). */
@@ -271,9 +276,10 @@ export class OnlinePanel {
   }
 
   create() {
-    const relay = $('relay-url').value.trim();
-    if (!/^wss?:\/\/[^/\s]+$/.test(relay)) {
-      this.alert = `The relay address must be ws://HOST:PORT or wss://HOST (not ${JSON.stringify(relay.slice(0, 60))})`;
+    const typed = $('relay-url').value;
+    const relay = relayAddress(typed);
+    if (!relay) {
+      this.alert = `The relay address must be ws://HOST:PORT or wss://HOST (not ${JSON.stringify(typed.trim().slice(0, 60))})`;
       this.render();
       return;
     }
@@ -390,7 +396,7 @@ export class OnlinePanel {
     try {
       const r = JSON.parse(text);
       if (r && r.v === 1 && typeof r.state === 'string' && typeof r.invitation === 'string') {
-        return { state: r.state, relay: typeof r.relay === 'string' && /^wss?:\/\//.test(r.relay) ? r.relay : null };
+        return { state: r.state, relay: typeof r.relay === 'string' ? relayAddress(r.relay) : null };
       }
     } catch {
       /* refused below */
