@@ -368,3 +368,29 @@ fn local_misuse_changes_nothing() {
     assert_eq!(white.next_frame(), None);
     assert_eq!(white.phase(), "playing");
 }
+
+#[test]
+fn a_threefold_repetition_is_claimed_by_the_side_to_move() {
+    let (mut white, mut black) = pair("classic", "w");
+    pump(&mut white, &mut black);
+    // The start position stands again after plies 4 and 8: its third time, White to move (FIDE 9.2).
+    let dance = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for (i, text) in dance.iter().chain(&dance).enumerate() {
+        assert_eq!(white.claimable(), None, "before ply {i}");
+        let (mover, other) = if i % 2 == 0 { (&mut white, &mut black) } else { (&mut black, &mut white) };
+        mover.play(text).expect("legal");
+        pump(mover, other);
+    }
+    assert_eq!(white.claimable().as_deref(), Some("threefold"));
+    assert_eq!(black.claimable(), None, "not Black's move");
+    assert!(black.claim_draw().is_err());
+    assert_eq!(white.claim_draw().as_deref(), Ok("threefold"));
+    let (_, seen) = pump(&mut white, &mut black);
+    assert_eq!(types(&seen), ["gameOver"]);
+    for side in [&white, &black] {
+        assert_eq!(
+            json(&side.result().expect("over")),
+            json(r#"{"score":"1/2-1/2","winner":null,"reason":"threefold"}"#)
+        );
+    }
+}

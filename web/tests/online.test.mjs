@@ -347,6 +347,28 @@ test('two relay processes sharing Redis: A on one, B on the other, a draw agreed
   await r2.kill();
 });
 
+test('a threefold repetition claimed with the button', async () => {
+  const relay = await startRelay();
+  const [a, b] = await twoPages();
+  await openPage(b, await create(a, relay.origin, { start: 'classic', colour: 'w' }));
+  await established(a, b);
+  // The start position again after plies 4 and 8: its third time, White to move (FIDE 9.2).
+  const dance = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
+  await playLine(a, b, 'classic', dance);
+  assert.equal(await a.isDisabled('#online-claim'), true, 'twice is not yet a claim');
+  await playLine(a, b, 'classic', dance, dance);
+  assert.equal(await b.isDisabled('#online-claim'), true, 'not Black’s move');
+  assert.equal(await a.isDisabled('#online-claim'), false);
+  await a.click('#online-claim');
+  for (const page of [a, b]) await waitOnline(page, (s) => s.result !== null);
+  for (const page of [a, b]) {
+    assert.deepEqual((await online(page)).result, { score: '1/2-1/2', winner: null, reason: 'threefold' });
+  }
+  assert.match((await online(b)).status, /a draw by threefold repetition, claimed/);
+  await closePages(a, b);
+  await relay.kill();
+});
+
 test('the relay killed and started again on its port mid-game: both pages reconnect and play on', async () => {
   let relay = await startRelay();
   const [a, b] = await twoPages();
