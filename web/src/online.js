@@ -138,6 +138,7 @@ export class OnlinePanel {
     this.connection = '';
     this.timer = 0;
     this.log = []; // events, for tests and the curious
+    this.ready = false; // set once init() has wired the panel
   }
 
   // ------------------------------------------------------------------------------------------ set-up
@@ -165,6 +166,7 @@ export class OnlinePanel {
     this.showStartFields();
     this.showIdentity();
     this.render();
+    this.ready = true;
     this.fromLocation();
   }
 
@@ -211,11 +213,17 @@ export class OnlinePanel {
     field.type = 'text';
     field.select();
     navigator.clipboard?.writeText(this.identityKey).catch(() => {});
-    this.note = 'Your identity key is shown (and copied): it is secret, keep it to yourself.';
+    this.note = 'Your identity key is shown (and copied, if the browser allows): it is secret, keep it to yourself.';
     this.render();
   }
 
   importIdentity(text) {
+    if (this.session) {
+      // A reload resumes the match with the stored key: it must stay the one the match was started with.
+      this.note = 'Not imported: leave the match first (it was started with the current key).';
+      this.render();
+      return;
+    }
     try {
       this.host.api.Online.identityOf(text);
     } catch (err) {
@@ -638,6 +646,7 @@ export class OnlinePanel {
   snapshot() {
     const s = this.session;
     return {
+      ready: this.ready,
       active: s !== null,
       phase: s?.phase() ?? null,
       action: s?.action() ?? null,

@@ -18,7 +18,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { initSync, Chess } from '../pkg/tesseract_wasm.js';
+import { initSync, Chess, Online } from '../pkg/tesseract_wasm.js';
 import { startTamperRelay } from './tamper-relay.mjs';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -160,7 +160,7 @@ async function waitOnline(page, predicate, arg, timeout = 20_000) {
 
 async function openPage(page, url) {
   await page.goto(url);
-  await page.waitForFunction(() => window.__tesseract?.ready && window.__tesseract.online() !== null, null, {
+  await page.waitForFunction(() => window.__tesseract?.ready && window.__tesseract.online()?.ready, null, {
     timeout: 30_000,
   });
 }
@@ -485,6 +485,37 @@ test('a damaged saved state is refused on reload, and the opponent’s match goe
   assert.match(s.alert, /damaged/);
   await new Promise((r) => setTimeout(r, 500));
   assert.equal((await online(a)).phase, 'playing', 'A saw nothing it had to refuse');
+  await closePages(a, b);
+  await relay.kill();
+});
+
+test('the identity key: kept across reloads, exported, imported, and the one the opponent sees', async () => {
+  const relay = await startRelay();
+  const [a, b] = await twoPages();
+  await openPage(a, relay.origin);
+  const shown = await a.textContent('#identity');
+  assert.match(shown, /^[0-9a-f]{32}$/);
+  await a.reload();
+  await openPage(a, relay.origin);
+  assert.equal(await a.textContent('#identity'), shown, 'the same identity after a reload');
+  await a.click('#online details > summary'); // "Your identity: …" opens the key's form
+  await a.click('#identity-export');
+  const exported = await a.inputValue('#identity-key');
+  assert.equal(Online.identityOf(exported), shown, 'the exported key is the shown identity’s');
+  // Refused: not a key.
+  await a.fill('#identity-key', 'f'.repeat(64));
+  await a.click('#identity-import button[type=submit]');
+  assert.match((await online(a)).note, /Not imported: the identity key/);
+  assert.equal(await a.textContent('#identity'), shown);
+  // A key made elsewhere (here, in node): the page takes it, and the opponent sees its identity.
+  const key = Online.generateIdentity();
+  await a.fill('#identity-key', key);
+  await a.click('#identity-import button[type=submit]');
+  assert.equal(await a.textContent('#identity'), Online.identityOf(key));
+  await openPage(b, await create(a, relay.origin, { start: 'classic' }));
+  await established(a, b);
+  const peer = (await online(b)).log.find((e) => e.type === 'established').peer;
+  assert.equal(peer, Online.identityOf(key));
   await closePages(a, b);
   await relay.kill();
 });
