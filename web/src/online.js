@@ -314,7 +314,12 @@ export class OnlinePanel {
     this.note = '';
     this.log = [{ type: 'start', how }];
     $('relay-url').value = relay;
-    if (!this.rebuildMirror()) return;
+    if (!this.rebuildMirror()) {
+      this.session.free();
+      this.session = null;
+      this.render();
+      return;
+    }
     this.persist();
     this.connect();
     this.timer = setInterval(() => this.tick(), 500);
