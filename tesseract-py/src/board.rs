@@ -521,6 +521,9 @@ impl Board {
         check_count_args(threads, hash_mb)?;
         let mut pos = slf.borrow().pos().clone();
         let py = slf.py();
+        if depth == 0 {
+            return Ok(1);
+        }
         if threads == Some(1) && hash_mb == 0 {
             return Ok(py.detach(move || tesseract_movegen::perft(&mut pos, depth)));
         }
