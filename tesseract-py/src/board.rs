@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use tesseract_board::fen::CastlingNotation;
@@ -14,6 +14,7 @@ use crate::cells::cell_arg;
 use crate::errors::{InvalidMoveError, check_fen_len, check_move_len, fen_error, move_error, text_move_error};
 use crate::moves::{PyMove, PyPiece};
 use crate::outcome::Outcome;
+use crate::stack;
 
 /// What `Board.__reduce__` returns: `Board.from_moves` and its arguments (start text, move texts, Chess960
 /// mode).
@@ -53,11 +54,11 @@ impl Board {
     /// Reads a position text, in the castling mode asked for (None: as the text says).
     fn read(fen: &str, chess960: Option<bool>) -> PyResult<Position> {
         check_fen_len(fen)?;
-        let pos = match chess960 {
+        let pos = stack::ample(|| match chess960 {
             None => Position::from_fen(fen),
             Some(true) => Position::from_fen_with_mode(fen, CastlingMode::Chess960),
             Some(false) => Position::from_fen_with_mode(fen, CastlingMode::Standard),
-        };
+        });
         pos.map_err(|e| fen_error(&e))
     }
 
@@ -72,7 +73,7 @@ impl Board {
                     m.text, m.shape
                 )));
             }
-            if !self.pos().is_legal(m.raw) {
+            if !stack::ample(|| self.pos().is_legal(m.raw)) {
                 return Err(move_error(&tesseract_movegen::MoveError::Illegal {
                     text: m.text.to_string(),
                     reason: "not in the legal move list",
@@ -93,13 +94,13 @@ impl Board {
     fn parse(&self, text: &str) -> PyResult<Move> {
         check_move_len(text)?;
         let parsed = TextMove::parse(text).map_err(|e| text_move_error(&e))?;
-        self.pos().resolve(&parsed).map_err(|e| move_error(&e))
+        stack::ample(|| self.pos().resolve(&parsed)).map_err(|e| move_error(&e))
     }
 
     /// Plays a legal move (already checked).
     fn play(&mut self, m: Move) -> PyResult<PyMove> {
         let entry = PyMove::new(m, self.pos());
-        self.game.play(m).map_err(|e| move_error(&e))?;
+        stack::ample(|| self.game.play(m)).map_err(|e| move_error(&e))?;
         self.stack.push(entry.clone());
         Ok(entry)
     }
@@ -112,9 +113,9 @@ impl Board {
     /// How the game ended: `Game::status` with the claims, the board's own outcome without.
     fn outcome_of(&self, claim_draw: bool) -> Option<Outcome> {
         if claim_draw {
-            return self.game.status().map(Outcome::of);
+            return stack::ample(|| self.game.status()).map(Outcome::of);
         }
-        self.pos().outcome().map(|o| {
+        stack::ample(|| self.pos().outcome()).map(|o| {
             Outcome::of(match o {
                 tesseract_movegen::Outcome::Checkmate { winner } => GameEnd::Checkmate { winner },
                 tesseract_movegen::Outcome::Stalemate => GameEnd::Stalemate,
@@ -136,34 +137,38 @@ fn text_of(pos: &Position) -> String {
     }
 }
 
-/// Perft split by first move, on `threads` threads (None: rayon's global pool, every core), with a
-/// shared table of `hash_mb` megabytes (0: none). One thread without a table is the plain recursive
-/// count of tesseract-movegen.
-fn count(mut pos: Position, depth: u32, threads: Option<usize>, hash_mb: usize) -> Result<Vec<(Move, u64)>, PyErr> {
+/// The deepest count: each ply of the recursion holds a move list of 61 KB on its thread's stack (the
+/// count gets a stack sized for the depth, see [`stack::for_perft`]), and no tree that deep could be
+/// counted anyway.
+const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Perft split by first move, on `threads` threads (None: one per core) with a shared table of `hash_mb`
+/// megabytes (0: none); one thread without a table is the plain recursive count of tesseract-movegen.
+fn split(pos: Position, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<Vec<(Move, u64)>> {
     if threads == Some(1) && hash_mb == 0 {
-        return Ok(tesseract_movegen::divide(&mut pos, depth));
+        let mut pos = pos;
+        return Ok(stack::perft(depth, || tesseract_movegen::divide(&mut pos, depth)));
     }
     let table = match hash_mb {
         0 => None,
         mb => Some(PerftTable::try_new(mb).map_err(|e| PyMemoryError::new_err(e.to_string()))?),
     };
-    let run = || match &table {
+    let n = threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .stack_size(stack::for_perft(depth))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} counting threads: {e}")))?;
+    Ok(pool.install(|| match &table {
         Some(t) => divide_with_table(&pos, depth, t),
         None => tesseract_movegen::divide_parallel(&pos, depth, 0),
-    };
-    match threads {
-        None => Ok(run()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))?;
-            Ok(pool.install(run))
-        }
-    }
+    }))
 }
 
-fn check_count_args(threads: Option<usize>, hash_mb: usize) -> PyResult<()> {
+fn check_count_args(depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<()> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PyValueError::new_err(format!("depth: expected 0 to {MAX_PERFT_DEPTH}, not {depth}")));
+    }
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads: expected a positive number of threads, or None for every core"));
     }
@@ -296,7 +301,7 @@ impl Board {
     #[getter]
     fn legal_moves(&self) -> Vec<PyMove> {
         let pos = self.pos();
-        legal_moves(pos).iter().map(|&m| PyMove::new(m, pos)).collect()
+        stack::ample(|| legal_moves(pos).iter().map(|&m| PyMove::new(m, pos)).collect())
     }
 
     /// Whether a move (a Move or a move text) is legal here; never raises for a malformed text.
@@ -353,12 +358,12 @@ impl Board {
 
     /// Whether the side to move is checkmated.
     fn is_checkmate(&self) -> bool {
-        matches!(self.pos().outcome(), Some(tesseract_movegen::Outcome::Checkmate { .. }))
+        matches!(stack::ample(|| self.pos().outcome()), Some(tesseract_movegen::Outcome::Checkmate { .. }))
     }
 
     /// Whether the side to move has no legal move and is not in check.
     fn is_stalemate(&self) -> bool {
-        matches!(self.pos().outcome(), Some(tesseract_movegen::Outcome::Stalemate))
+        matches!(stack::ample(|| self.pos().outcome()), Some(tesseract_movegen::Outcome::Stalemate))
     }
 
     /// Whether the current position occurred at least `count` times (counting now) since the last
@@ -512,36 +517,36 @@ impl Board {
         Board::from_position(self.game.start().clone())
     }
 
-    /// The number of leaf nodes of the legal move tree `depth` plies deep. Runs without the GIL, so other
-    /// Python threads go on meanwhile; on every core by default, on `threads` threads if given (1: the
-    /// plain single-thread count), with a shared transposition table of `hash_mb` megabytes (default 0,
-    /// none; exact by construction). A long count cannot be interrupted.
+    /// The number of leaf nodes of the legal move tree `depth` plies deep (0 to 64). Runs without the GIL,
+    /// so other Python threads go on meanwhile; on every core by default, on `threads` threads if given
+    /// (1: the plain single-thread count), with a shared transposition table of `hash_mb` megabytes
+    /// (default 0, none; exact by construction). A long count cannot be interrupted.
     #[pyo3(signature = (depth, *, threads=None, hash_mb=0))]
     fn perft(slf: &Bound<'_, Self>, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<u64> {
-        check_count_args(threads, hash_mb)?;
+        check_count_args(depth, threads, hash_mb)?;
         let mut pos = slf.borrow().pos().clone();
-        let py = slf.py();
         if depth == 0 {
             return Ok(1);
         }
-        if threads == Some(1) && hash_mb == 0 {
-            return Ok(py.detach(move || tesseract_movegen::perft(&mut pos, depth)));
-        }
-        let split = py.detach(move || count(pos, depth, threads, hash_mb))?;
-        Ok(split.iter().map(|&(_, n)| n).sum())
+        slf.py().detach(move || {
+            if threads == Some(1) && hash_mb == 0 {
+                return Ok(stack::perft(depth, || tesseract_movegen::perft(&mut pos, depth)));
+            }
+            Ok(split(pos, depth, threads, hash_mb)?.iter().map(|&(_, n)| n).sum())
+        })
     }
 
     /// Perft split by first move: a dict from each legal move's text to the leaves below it, in the
     /// generator's order. Same arguments as `perft`.
     #[pyo3(signature = (depth, *, threads=None, hash_mb=0))]
     fn divide(slf: &Bound<'_, Self>, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<Py<PyDict>> {
-        check_count_args(threads, hash_mb)?;
+        check_count_args(depth, threads, hash_mb)?;
         let pos = slf.borrow().pos().clone();
         let py = slf.py();
         let child = pos.clone();
-        let split = py.detach(move || count(child, depth, threads, hash_mb))?;
+        let counts = py.detach(move || split(child, depth, threads, hash_mb))?;
         let out = PyDict::new(py);
-        for (m, n) in split {
+        for (m, n) in counts {
             out.set_item(TextMove::from_move(m, &pos).to_string(), n)?;
         }
         Ok(out.unbind())

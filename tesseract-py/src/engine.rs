@@ -9,6 +9,7 @@ use tesseract_search::{Limits, Options, Score, SearchResult, Searcher, Tier};
 
 use crate::board::Board;
 use crate::moves::PyMove;
+use crate::stack;
 
 /// The table of a search with explicit limits and no tier: the master's.
 const FULL_HASH_MB: usize = 16;
@@ -81,13 +82,13 @@ fn search(
         let b = board.borrow();
         (b.pos().clone(), b.game().history().to_vec(), b.game().status())
     };
-    if legal_moves(&pos).is_empty() {
+    if stack::ample(|| legal_moves(&pos).is_empty()) {
         let why = status.map_or_else(|| "no legal move".to_string(), |end| end.to_string());
         return Err(PyValueError::new_err(format!("the game is over ({why}): there is no move to play")));
     }
     let result = board.py().detach(|| {
         let mut searcher = Searcher::try_new(hash_mb).map_err(|e| e.to_string())?;
-        Ok::<_, String>(searcher.search(&pos, &history, &limits, &options, |_| {}))
+        Ok::<_, String>(stack::for_search(|| searcher.search(&pos, &history, &limits, &options, |_| {})))
     });
     let result = result.map_err(PyMemoryError::new_err)?;
     Ok((result, pos))

@@ -14,6 +14,8 @@
 //!   64 KiB) raise `FenError`, move texts `InvalidMoveError` or `IllegalMoveError` (all `ValueError`
 //!   subclasses, with the library's messages), cells and counts `ValueError`; a method that raises leaves
 //!   the board unchanged.
+//! - **Enough stack on any thread**: a move list is 61 KB on the stack, and Python threads may have small
+//!   stacks; calls into the generator move to a fresh stack segment when the thread's is short (`stack`).
 //! - **The GIL is released** (`Python::detach`) for perft, divide and the engine, on a copy of the
 //!   position, so that the board is not borrowed meanwhile.
 //! - **No `extension-module` feature**: deprecated in PyO3 0.30, since maturin (1.9.4 and later) tells
@@ -28,6 +30,7 @@ mod engine;
 mod errors;
 mod moves;
 mod outcome;
+mod stack;
 
 use pyo3::prelude::*;
 

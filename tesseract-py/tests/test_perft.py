@@ -70,3 +70,71 @@ def test_bad_counting_arguments_raise():
         board.perft(-1)
     with pytest.raises(TypeError):
         board.perft("3")
+
+
+def kings_on_a_line(side, depth):
+    """perft of a 1D board of `side` cells, White's king on 1 and Black's on `side`, White to move, by
+    dynamic programming over the kings' cells (a king steps one cell and never next to the other)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def count(white, black, white_to_move, plies):
+        if plies == 0:
+            return 1
+        me, other = (white, black) if white_to_move else (black, white)
+        total = 0
+        for to in (me - 1, me + 1):
+            if 1 <= to <= side and abs(to - other) >= 2:
+                total += count(to, black, False, plies - 1) if white_to_move else count(white, to, True, plies - 1)
+        return total
+
+    return count(1, side, True, depth)
+
+
+def test_deep_counts_do_not_overflow_the_stack():
+    # Every ply of the recursion holds a 61 KB move list: 64 plies need a bigger stack than a default
+    # thread's, which the counting threads get.
+    narrow = tesseract.Board("K3k w - - 0 1")
+    assert narrow.perft(64, threads=1) == narrow.perft(64) == kings_on_a_line(5, 64) == 2
+    assert narrow.divide(64, threads=1) == narrow.divide(64) == {"12": 2}
+    # A wider line has 259,984,914,156,978 leaves at depth 64: counted through the shared table.
+    wide = tesseract.Board("K7k w - - 0 1")
+    assert wide.perft(64, hash_mb=4) == kings_on_a_line(9, 64) == 259_984_914_156_978
+    assert wide.perft(40, threads=1, hash_mb=4) == kings_on_a_line(9, 40)
+    with pytest.raises(ValueError, match="depth"):
+        wide.perft(65)
+    with pytest.raises(ValueError, match="depth"):
+        wide.divide(1000)
+
+
+def test_every_call_works_from_a_thread_with_the_smallest_stack():
+    # threading.stack_size accepts 32 KiB; a move list alone is 61 KB. Run in a child process, so that a
+    # stack overflow (a crash of the interpreter) fails this test and not the whole run.
+    import subprocess
+    import sys
+
+    script = """
+import threading, tesseract
+threading.stack_size(32 * 1024)
+out = {}
+def work():
+    b = tesseract.Board.tesseract()
+    out["moves"] = len(b.legal_moves)
+    b.push_uci("22132313")
+    b.push(b.legal_moves[0])
+    out["legal"] = b.is_legal("22132313")
+    out["outcome"] = b.outcome(), b.is_checkmate(), b.is_stalemate(), b.is_game_over(claim_draw=False)
+    b.pop()
+    out["perft"] = tesseract.Board("K3k w - - 0 1").perft(64, threads=1), tesseract.Board.tesseract().perft(2, threads=1), b.divide(1, threads=1) != {}
+    out["engine"] = tesseract.engine.play(b, "beginner", seed=1) in b.legal_moves
+    out["deep"] = tesseract.engine.analyse(tesseract.Board(), depth=10).depth
+    out["fen"] = tesseract.Board(b.fen()) == b
+worker = threading.Thread(target=work)
+worker.start()
+worker.join()
+print(out["moves"], out["legal"], out["outcome"], out["perft"], out["engine"], out["deep"], out["fen"])
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    assert run.stdout.split()[:2] == ["226", "False"], run.stdout
+    assert "(2, 50420" in run.stdout and run.stdout.split()[-3:] == ["True", "10", "True"], run.stdout
