@@ -1,7 +1,7 @@
 //! Python bindings of the Tesseract crates (PyO3, built into a wheel by maturin): the extension module
 //! `tesseract._tesseract`, which the Python package `tesseract` (in `python/tesseract/`) re-exports.
 //!
-//! The API is close to python-chess's where it fits: a [`Board`](board::Board) of any shape (4D
+//! The API is close to python-chess's where it fits: a `Board` of any shape (4D
 //! Tesseract, chess, Chess960, and every board of 1 to 4 axes the board crate reads) with `legal_moves`,
 //! `push`, `pop`, `outcome`, `fen`, `perft`; `Move` and `Piece` values; the engine as
 //! `tesseract.engine.play`; conversion to and from python-chess's `chess.Board`. The README of this crate
