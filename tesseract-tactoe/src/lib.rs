@@ -65,7 +65,7 @@
 //!
 //! # Feature flags
 //!
-//! None.
+//! - `svg`: [`Game::picture`], the grid as an SVG picture (through `tesseract-board`'s `svg` feature).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
