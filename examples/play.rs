@@ -181,7 +181,7 @@ fn stops_engines(line: &Option<Line>) -> bool {
 
 /// The colour that plays the move of index `ply` (from 0) of a game from `start`.
 fn mover_at(start: &Position, ply: usize) -> Color {
-    if ply % 2 == 0 { start.turn() } else { start.turn().other() }
+    if ply.is_multiple_of(2) { start.turn() } else { start.turn().other() }
 }
 
 fn player_of(color: Color, players: &[Player; 2]) -> Player {
