@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior, timeout};
 
 use crate::Shared;
-use crate::hub::{Close, Control, Out, Peer, Slot};
+use crate::hub::{Close, ConnId, Control, Out, Peer, Slot};
 
 /// How long the relay waits for its close frame to be written, and then for the client's answer.
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
@@ -60,53 +60,65 @@ impl Bucket {
     }
 }
 
-/// Runs one upgraded connection of `match_id` to its end. `slot` is its `--max-connections` place.
-pub(crate) async fn run(socket: WebSocket, match_id: Arc<str>, shared: Arc<Shared>, slot: Slot) {
-    let _slot = slot;
-    let (mut sink, mut stream) = socket.split();
-    let id = shared.next_conn_id();
-    let control = Arc::new(Control::default());
-    let (tx, mut rx) = mpsc::channel(shared.config.queue);
-    let peer = Peer { id, tx, control: control.clone() };
-    let end = match shared.hub.join(&match_id, peer) {
-        Err(close) => End::Close(close),
-        Ok((_first, ack)) => {
-            let end = session(&shared, &match_id, id, &control, ack, &mut sink, &mut stream, &mut rx).await;
-            shared.hub.leave(&match_id, id);
-            end
-        }
-    };
-    drop(rx);
-    finish(end, sink, stream).await;
+/// A connection joined to its match, before and after its upgrade; dropping it leaves the match (also
+/// when the upgrade never completes).
+pub(crate) struct Joined {
+    shared: Arc<Shared>,
+    match_id: Arc<str>,
+    id: ConnId,
+    control: Arc<Control>,
+    rx: mpsc::Receiver<Out>,
 }
 
-/// The joined connection's life: announce it, then read and write until one side ends it.
-#[allow(clippy::too_many_arguments)]
-async fn session(
-    shared: &Shared,
-    match_id: &Arc<str>,
-    id: u64,
-    control: &Control,
-    ack: Option<tokio::sync::oneshot::Receiver<bool>>,
-    sink: &mut SplitSink<WebSocket, Message>,
-    stream: &mut SplitStream<WebSocket>,
-    rx: &mut mpsc::Receiver<Out>,
-) -> End {
+impl Drop for Joined {
+    fn drop(&mut self) {
+        self.shared.hub.leave(&self.match_id, self.id);
+    }
+}
+
+/// Joins a new connection to `match_id`, before its upgrade, so that when the client sees its WebSocket
+/// open it is in the match (in Redis mode: subscribed, and its `joined` published). Frames sent to it
+/// meanwhile wait in its queue. `Err` is the close code and reason of a refusal.
+pub(crate) async fn join(shared: &Arc<Shared>, match_id: Arc<str>) -> Result<Joined, Close> {
+    let id = shared.next_conn_id();
+    let control = Arc::new(Control::default());
+    let (tx, rx) = mpsc::channel(shared.config.queue);
+    let peer = Peer { id, tx, control: control.clone() };
+    let (_first, ack) = shared.hub.join(&match_id, peer)?;
+    let joined = Joined { shared: shared.clone(), match_id, id, control, rx };
     if let (Some(ack), Some(bus)) = (ack, &shared.bus) {
         // Subscribed before `joined` goes out, so the answers to it (retransmissions) reach us.
         let subscribed = tokio::select! {
             ok = ack => ok.unwrap_or(false),
-            close = control.closed() => return End::Close(close),
+            close = joined.control.closed() => return Err(close),
         };
-        if !subscribed || bus.publish(match_id, id, None).await.is_err() {
-            return End::Close(crate::redis_bus::UNAVAILABLE);
+        if !subscribed || bus.publish(&joined.match_id, id, None).await.is_err() {
+            return Err(crate::redis_bus::UNAVAILABLE);
         }
     }
-    tokio::select! {
-        end = read(shared, match_id, id, stream) => end,
-        end = write(shared.config.idle_timeout / 4, sink, rx) => end,
-        close = control.closed() => End::Close(close),
-    }
+    Ok(joined)
+}
+
+/// Runs one upgraded connection to its end: `joined` its place in the match, or the refusal to send.
+/// `slot` is its `--max-connections` place.
+pub(crate) async fn run(socket: WebSocket, joined: Result<Joined, Close>, slot: Slot) {
+    let _slot = slot;
+    let (mut sink, mut stream) = socket.split();
+    let end = match joined {
+        Err(close) => End::Close(close),
+        Ok(mut joined) => {
+            let Joined { shared, match_id, id, control, rx } = &mut joined;
+            let end = tokio::select! {
+                end = read(shared, match_id, *id, &mut stream) => end,
+                end = write(shared.config.idle_timeout / 4, &mut sink, rx) => end,
+                close = control.closed() => End::Close(close),
+            };
+            // Leaves the match before the goodbye, so no more frames are queued for it.
+            drop(joined);
+            end
+        }
+    };
+    finish(end, sink, stream).await;
 }
 
 /// Reads the client's messages and forwards its frames, until the client or a limit ends it.

@@ -85,12 +85,12 @@ async fn socket(
         return text(StatusCode::SERVICE_UNAVAILABLE, "too many matches\n");
     }
     let max = shared.config.max_frame;
-    let id: Arc<str> = Arc::from(id);
+    let joined = conn::join(&shared, Arc::from(id)).await;
     upgrade
         .max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER + 2 * (max + 16))
-        .on_upgrade(move |socket| conn::run(socket, id, shared, slot))
+        .on_upgrade(move |socket| conn::run(socket, joined, slot))
 }
