@@ -122,6 +122,16 @@ fn rss(addr: SocketAddr) -> u64 {
         .unwrap_or(0)
 }
 
+/// The CPU time a process has used so far (Linux: `/proc/PID/stat`, at 100 ticks a second), if known.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which ends at the last ')'): utime and stime are the 12th and
+    // 13th of them.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
@@ -230,6 +240,7 @@ async fn run(args: Args) -> Result<(), String> {
     }
     println!("connected {} clients in {:.2} s", 2 * args.matches, start.elapsed().as_secs_f64());
 
+    let cpu_before: Vec<Option<f64>> = relays.iter().map(|r| cpu_seconds(r.child.id())).collect();
     let start = Instant::now();
     let (frames, size) = (args.frames, usize::from(args.size));
     let runs: Vec<_> = connected.into_iter().map(|(a, b)| tokio::spawn(exchange(a, b, frames, size))).collect();
@@ -254,6 +265,11 @@ async fn run(args: Args) -> Result<(), String> {
         percentile(&rtts, 0.99).as_secs_f64() * 1e3,
         rtts.len()
     );
+    for (i, (relay, before)) in relays.iter().zip(&cpu_before).enumerate() {
+        if let (Some(before), Some(now)) = (before, cpu_seconds(relay.child.id())) {
+            println!("relay {i} cpu during the exchange: {:.2} s", now - before);
+        }
+    }
     let during: Vec<u64> = relays.iter().map(|r| rss(r.addr)).collect();
     for (a, b) in &mut sockets {
         let _ = a.close(None).await;

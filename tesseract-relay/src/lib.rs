@@ -10,7 +10,9 @@
 //! - `GET /match/{id}` upgrades to a WebSocket; `id` is 1 to 64 characters of `[A-Za-z0-9_-]`, anything
 //!   else gets HTTP 400. Each binary message of a client is one frame, forwarded unchanged as one binary
 //!   message to every *other* connection of the match. When a connection joins, the match's other
-//!   connections receive the text message `joined`. A text message closes the sender's connection (1003).
+//!   connections receive the text message `joined`. A connection is joined before its upgrade is answered,
+//!   so a client whose socket is open receives every frame sent after that. A text message closes the
+//!   sender's connection (1003).
 //! - Limits: message size (1009), rate (1008), idle time, connections per match (4008 `match full`),
 //!   matches and connections in all (HTTP 503 before the upgrade, or 1013 after it).
 //! - With a Redis URL the frames cross between relay processes over Redis pub/sub

@@ -450,6 +450,14 @@ async fn garbage_does_not_hurt() {
     drop(raw);
     expect_joined(&mut ws).await;
     expect_joined(&mut other).await;
+    // An unmasked frame from a client (a protocol error) ends only that connection, unforwarded.
+    let mut raw = TcpStream::connect(server.addr).await.unwrap();
+    raw.write_all(request.as_bytes()).await.unwrap();
+    expect_joined(&mut ws).await;
+    expect_joined(&mut other).await;
+    raw.write_all(&[0x82, 0x03, b'a', b'b', b'c']).await.unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(PATIENCE, raw.read_to_end(&mut rest)).await.expect("the relay ends it").unwrap_or_default();
     send(&mut ws, b"fine").await;
     expect_frame(&mut other, b"fine").await;
     assert_eq!(server.get("/health").await, (200, "ok".to_string()));
