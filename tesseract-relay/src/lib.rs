@@ -31,7 +31,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -199,8 +199,9 @@ impl Relay {
         self.listener.local_addr().expect("a bound socket has an address")
     }
 
-    /// Serves until `shutdown` resolves, then stops accepting, closes every WebSocket with 1001 and
-    /// waits for them (at most five seconds).
+    /// Serves until `shutdown` resolves, then stops accepting (the listening socket is closed), closes
+    /// every WebSocket with 1001 and waits for the connections to end (at most five seconds for the HTTP
+    /// ones, then at most five for the WebSocket ones).
     ///
     /// # Errors
     /// The server's I/O errors.
@@ -209,12 +210,21 @@ impl Relay {
         let hub = shared.hub.clone();
         let app = http::router(shared.clone());
         let stopping = hub.clone();
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                stopping.close_all((1001, "relay shutting down"), true);
-            })
-            .await;
+        let (stopped, stop_seen) = tokio::sync::oneshot::channel::<()>();
+        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+            shutdown.await;
+            stopping.close_all((1001, "relay shutting down"), true);
+            let _ = stopped.send(());
+        });
+        // The server returns once its listener is closed and every HTTP connection has ended; one that
+        // never finishes its request is not waited for longer than the drain time.
+        let served = tokio::select! {
+            served = server.into_future() => served,
+            () = async {
+                let _ = stop_seen.await;
+                tokio::time::sleep(DRAIN).await;
+            } => Ok(()),
+        };
         // The listener is closed; the WebSocket connections are closing.
         let deadline = tokio::time::Instant::now() + DRAIN;
         while hub.open_slots() > 0 && tokio::time::Instant::now() < deadline {

@@ -461,6 +461,9 @@ async fn garbage_does_not_hurt() {
     send(&mut ws, b"fine").await;
     expect_frame(&mut other, b"fine").await;
     assert_eq!(server.get("/health").await, (200, "ok".to_string()));
-    drop((junk, half));
+    // The half request is still open: stopping waits for it at most the drain time (five seconds).
+    let stopping = Instant::now();
     server.stop().await;
+    assert!(stopping.elapsed() < Duration::from_secs(8), "{:?}", stopping.elapsed());
+    drop((junk, half));
 }
