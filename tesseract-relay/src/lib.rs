@@ -257,3 +257,8 @@ fn page_size() -> u64 {
     };
     auxv.chunks_exact(2 * word).find(|pair| read(&pair[..word]) == AT_PAGESZ).map_or(4096, |pair| read(&pair[word..]))
 }
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
