@@ -3,8 +3,8 @@
 //! ```text
 //! cargo run --release --example compose -- --n N [--seed S] [--tries T] [--count K] [--mate PIECE]
 //!     [--white LETTERS] [--black LETTERS] [--corner] [--reach R] [--fill PERCENT] [--checks-first]
-//!     [--node-limit NODES]
-//! cargo run --release --example compose -- --solve --fen TFEN --n N
+//!     [--node-limit NODES] [--svg FILE]
+//! cargo run --release --example compose -- --solve --fen TFEN --n N [--svg FILE]
 //! ```
 //!
 //! Compose mode prints each candidate (a position that is mate in exactly N with a unique key) as a
@@ -23,13 +23,18 @@
 //!
 //! Malformed arguments (or a position that is not valid TFEN): a message on stderr and exit code 2.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
+use tesseract::board::svg::Picture;
 use tesseract::board::{Position, Role, TextMove};
 use tesseract::verify::compose::{Composer, Recipe};
 use tesseract::verify::mate::MateSolver;
+
+#[path = "common/files.rs"]
+mod files;
 
 #[derive(Parser, Debug)]
 #[command(about = "Compose mate-in-N studies for Tesseract, or list every key of a position")]
@@ -76,6 +81,11 @@ struct Args {
     /// Solver nodes allowed per try.
     #[arg(long, default_value_t = 2_000_000)]
     node_limit: u64,
+    /// Write pictures (SVG): with --solve, the position with an arrow per key, to this file; when composing,
+    /// each candidate's position, to this path with the candidate's number before the extension
+    /// (`study.svg` gives `study-1.svg`, `study-2.svg`, …).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 fn parse_mater(text: &str) -> Result<Role, String> {
@@ -101,6 +111,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// `dir/name.svg` with `-k` before the extension: `dir/name-k.svg`.
+fn numbered_path(path: &Path, k: u64) -> PathBuf {
+    let stem = path.file_stem().map_or_else(|| "study".into(), |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{k}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{k}"),
+    };
+    path.with_file_name(name)
+}
+
 fn solve(args: &Args) -> Result<(), String> {
     let text = args.fen.as_deref().ok_or("--solve needs --fen")?;
     let pos = Position::from_fen(text).map_err(|e| format!("--fen: {e}"))?;
@@ -108,6 +128,10 @@ fn solve(args: &Args) -> Result<(), String> {
         return Err("--fen: the position must be a 4D Tesseract position".into());
     }
     let keys = MateSolver::new().keys(&pos, args.n).map_err(|e| e.to_string())?;
+    if let Some(path) = &args.svg {
+        let picture = keys.iter().fold(Picture::of(&pos), |p, m| p.arrow(m.from, m.to));
+        files::write_atomic(path, picture.to_svg().as_bytes()).map_err(|e| format!("--svg {}: {e}", path.display()))?;
+    }
     let mut texts: Vec<String> = keys.iter().map(|&m| TextMove::from_move(m, &pos).to_string()).collect();
     texts.sort();
     for t in &texts {
@@ -134,6 +158,12 @@ fn compose(args: &Args) -> Result<(), String> {
         if let Some(candidate) = composer.try_one() {
             found += 1;
             println!("{}", candidate.to_record_text(&format!("s{}-t{}", args.seed, composer.tries)));
+            if let Some(path) = &args.svg {
+                let numbered = numbered_path(path, found);
+                let svg = Picture::of(&candidate.position).to_svg();
+                files::write_atomic(&numbered, svg.as_bytes())
+                    .map_err(|e| format!("--svg {}: {e}", numbered.display()))?;
+            }
             eprintln!("candidate {found} at try {} ({:.1?})", composer.tries, started.elapsed());
         }
     }

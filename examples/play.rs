@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use clap::Parser;
+use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::legal_moves;
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
@@ -81,6 +82,7 @@ Commands:
   board             draw the board again
   undo              take back your last move (and the engine's reply)
   save FILE         save the game (JSON: start, seed, players, moves)
+  svg FILE          write a picture of the position (SVG: the last move marked, a king in check red)
   load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
   fen               print the position's text
   history           print the moves played
@@ -179,7 +181,7 @@ fn stops_engines(line: &Option<Line>) -> bool {
 
 /// The colour that plays the move of index `ply` (from 0) of a game from `start`.
 fn mover_at(start: &Position, ply: usize) -> Color {
-    if ply % 2 == 0 { start.turn() } else { start.turn().other() }
+    if ply.is_multiple_of(2) { start.turn() } else { start.turn().other() }
 }
 
 fn player_of(color: Color, players: &[Player; 2]) -> Player {
@@ -453,6 +455,18 @@ impl Ui {
         }
     }
 
+    fn write_svg(&mut self, path: &str) {
+        let pos = self.game.position();
+        let mut picture = Picture::of(pos);
+        if let Some(&m) = self.game.moves().last() {
+            picture = picture.last_move(m.from, m.to);
+        }
+        match files::write_atomic(Path::new(path), picture.to_svg().as_bytes()) {
+            Ok(()) => self.say(&format!("Wrote the picture of the position to {path}.")),
+            Err(e) => self.say(&format!("Could not write {path}: {e}")),
+        }
+    }
+
     fn save(&mut self, path: &str) {
         let record = self.game.record(self.players[0], self.players[1]);
         let result = serde_json::to_string_pretty(&record)
@@ -681,6 +695,10 @@ fn main() -> ExitCode {
             "save" => match arg {
                 Some(path) => ui.save(path),
                 None => ui.say("save needs a file name: save FILE"),
+            },
+            "svg" => match arg {
+                Some(path) => ui.write_svg(path),
+                None => ui.say("svg needs a file name: svg FILE"),
             },
             "load" => match arg {
                 Some(path) => {

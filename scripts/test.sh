@@ -54,6 +54,10 @@ node --test tesseract-wasm/tests/node/
 step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/)"
 bash scripts/web.sh --test
 
+step "publishable: the declared minimum Rust versions hold (scripts/msrv.py), every crate packages and its package builds"
+python3 scripts/msrv.py
+cargo package --workspace --quiet --allow-dirty
+
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml
 

@@ -28,3 +28,8 @@ pub use tesseract_tactoe as tactoe;
 pub use tesseract_uci as uci;
 pub use tesseract_verify as verify;
 pub use tesseract_wire as wire;
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

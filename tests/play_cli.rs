@@ -58,12 +58,20 @@ fn tesseract_against_the_beginner() {
 
 #[test]
 fn two_players_to_mate() {
+    let picture = temp("mate.svg");
     let out = play(
         &["--start", "classic", "--two-players", "--no-color"],
-        "e2e4q\nf2f3\ne7e5\ng2g4\nd8h4\ne2e4\nundo\nundo\nmoves b1\nquit\n",
+        &format!("e2e4q\nf2f3\ne7e5\ng2g4\nd8h4\nsvg {}\ne2e4\nundo\nundo\nmoves b1\nquit\n", picture.display()),
     );
     let text = stdout(&out);
     assert!(out.status.success());
+    // The picture of the mate: the last move marked, the mated king red, every piece drawn.
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    std::fs::remove_file(&picture).ok();
+    assert!(text.contains(&format!("Wrote the picture of the position to {}.", picture.display())), "{text}");
+    assert_eq!(svg.matches("class=\"last-move\"").count(), 2);
+    assert_eq!(svg.matches("fill=\"#e03131\"").count(), 1, "the king in check");
+    assert_eq!(svg.matches("class=\"piece ").count(), 32);
     assert!(text.contains("8 r n b q k b n r"), "{text}");
     assert!(text.contains("  a b c d e f g h"), "{text}");
     assert!(

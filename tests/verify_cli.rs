@@ -99,6 +99,19 @@ fn compose_solves_a_position_listing_every_key() {
         assert!(out.status.success());
         assert_eq!(stdout(&out), format!("{}\nkeys 1\n", s.text(s.key)), "study {}", s.name);
     }
+    // --svg draws the position with an arrow per key, from the key's cell to its target.
+    let s = study::shipped().unwrap().into_iter().find(|s| s.n == 1).unwrap();
+    let path = std::env::temp_dir().join(format!("tesseract-solve-{}.svg", std::process::id()));
+    let n = s.n.to_string();
+    let out = run("compose", &["--solve", "--fen", &s.position.fen(), "--n", &n, "--svg", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let picture = tesseract::board::svg::Picture::of(&s.position);
+    let ((x1, y1), (x2, y2)) = (picture.centre(s.key.from), picture.centre(s.key.to));
+    assert_eq!(svg.matches("class=\"arrow\"").count(), 1, "{svg}");
+    assert!(svg.contains(&format!("x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"")), "the key's arrow");
+    assert_eq!(svg.matches("class=\"piece ").count(), s.position.pieces().count());
     // The standard start has no mate in one.
     let start = tesseract::board::start::tesseract(tesseract::board::start::Army::Standard).fen();
     assert_eq!(stdout(&run("compose", &["--solve", "--fen", &start, "--n", "1"])), "keys 0\n");

@@ -62,6 +62,8 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Position`] (as its FEN/TFEN text) and [`TextMove`] (as its
 //!   move text), and for the small enums.
+//! - `svg`: SVG pictures of boards of any shape ([`svg`]): positions with highlights, arrows, a last-move
+//!   mark and coordinates; grids with signs and lines (Four Tac Toe). No dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -74,7 +76,11 @@ mod picture;
 mod piece;
 mod position;
 mod setup;
+#[doc = include_str!("../RULES.md")]
+pub mod rules {}
 pub mod start;
+#[cfg(feature = "svg")]
+pub mod svg;
 mod text_move;
 pub mod zobrist;
 
@@ -85,3 +91,8 @@ pub use piece::{Color, Piece, Role};
 pub use position::{Castling, CastlingMode, CastlingSide, EnPassant, MAX_MOVES, Position, Undo};
 pub use setup::{PositionError, PositionErrorKind, Setup};
 pub use text_move::{TextMove, TextMoveError};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,4 +1,6 @@
 //! The Tesseract engine: evaluation, iterative-deepening fail-soft negamax with a transposition table,
+//!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
 //! pruning and quiescence, four difficulty tiers, reproducible from a seed, for 4D Tesseract, classic chess
 //! and Chess960. It builds on `tesseract-board` and `tesseract-movegen`, and does no I/O.
 //!
@@ -119,3 +121,8 @@ pub use search::{
 pub use tier::{Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
