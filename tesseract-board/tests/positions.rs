@@ -82,7 +82,8 @@ fn raumschach_start_is_balanced() {
     // defended, and nothing else is attacked.
     for (cell, piece) in pos.pieces() {
         let [_, y, z, _] = g.coords(cell);
-        let front_pawn = piece.role == Role::YPawn && (y, z) == if piece.color == Color::White { (2, 1) } else { (4, 5) };
+        let front_pawn =
+            piece.role == Role::YPawn && (y, z) == if piece.color == Color::White { (2, 1) } else { (4, 5) };
         assert_eq!(pos.is_attacked(cell, piece.color.other()), front_pawn, "{}", g.cell_name(cell));
         if front_pawn {
             assert!(pos.is_attacked(cell, piece.color), "{} undefended", g.cell_name(cell));

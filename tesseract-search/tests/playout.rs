@@ -4,7 +4,9 @@
 
 use tesseract_board::{Color, Position, start};
 use tesseract_movegen::naive;
-use tesseract_search::playout::{EndReason, GameResult, GameStats, Playout, Policy, PolicyError, game_seed, play_random};
+use tesseract_search::playout::{
+    EndReason, GameResult, GameStats, Playout, Policy, PolicyError, game_seed, play_random,
+};
 use tesseract_search::{Game, Tier};
 
 /// Replays the playout's game from its start through the checked path ([`Game::play`]) and recounts every
