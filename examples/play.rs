@@ -316,7 +316,13 @@ impl Ui {
                 }
                 out.push_str("x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n");
             }
-            _ => out.push_str(&pos.to_string()),
+            _ => {
+                // Other shapes (3D): the position's own picture, boards side by side.
+                out.push_str(&pos.to_string());
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
         }
         out
     }
@@ -553,7 +559,7 @@ impl Ui {
             let how = if dims == 2 {
                 "UCI like e2e4 or e7e8q"
             } else if dims == 3 {
-                "six digits from-xyz to-xyz like 212231, plus a promotion letter Q R B N U when promoting"
+                "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting"
             } else {
                 "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
             };
