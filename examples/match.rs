@@ -57,7 +57,7 @@ struct Args {
     /// The first game of the sequence to play, 0 to 1000000 (to split a match into parts).
     #[arg(long, default_value_t = 0, value_parser = count(0..=MAX_GAMES as u64))]
     first_game: usize,
-    /// Start positions, comma-separated, cycled over the openings: light, standard, dense, classic,
+    /// Start positions, comma-separated, cycled over the openings: light, standard, dense, raumschach, classic,
     /// chess960:N, or chess960 for a random one per opening.
     #[arg(long, default_value = "standard")]
     start: String,
