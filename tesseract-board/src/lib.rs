@@ -62,7 +62,7 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Position`] (as its FEN/TFEN text) and [`TextMove`] (as its
 //!   move text), and for the small enums.
-//! - `svg`: SVG pictures of boards of any shape ([`svg`]): positions with highlights, arrows, a last-move
+//! - `svg`: SVG pictures of boards of any shape (the `svg` module): positions with highlights, arrows, a last-move
 //!   mark and coordinates; grids with signs and lines (Four Tac Toe). No dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
