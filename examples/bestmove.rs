@@ -1,7 +1,7 @@
 //! Searches one position and prints the engine's best move.
 //!
 //! ```text
-//! cargo run --release --example bestmove -- (--fen TEXT | --start light|standard|dense|classic|chess960:N)
+//! cargo run --release --example bestmove -- (--fen TEXT | --start light|standard|dense|raumschach|classic|chess960:N)
 //!     [--moves "M1 M2 ..."] [--tier beginner|club|expert|master] [--depth N] [--nodes N] [--movetime MS]
 //!     [--seed N] [--hash MB]
 //! ```

@@ -23,6 +23,8 @@ use tesseract::tactoe::{
 
 use lines::{Line, MAX_LINE, stdin_lines};
 
+#[path = "common/files.rs"]
+mod files;
 #[path = "common/lines.rs"]
 mod lines;
 
@@ -163,6 +165,7 @@ commands:
   undo         take back your last claim (u)
   board        draw the board (b)
   text         the state as text; record: the claims so far
+  svg FILE     write a picture of the grid (SVG: the claims, the completed lines)
   help         this list (?)
   quit         leave (q); the end of input leaves too";
 
@@ -219,6 +222,12 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
             ["board" | "b"] => write!(out, "{game}")?,
             ["text" | "t"] => writeln!(out, "{}", game.text())?,
             ["record"] => writeln!(out, "{}", game.record())?,
+            ["svg", path] => {
+                match files::write_atomic(std::path::Path::new(path), game.picture().to_svg().as_bytes()) {
+                    Ok(()) => writeln!(out, "wrote {path}")?,
+                    Err(e) => writeln!(out, "could not write {path}: {e}")?,
+                }
+            }
             ["undo" | "u"] => {
                 let human = game.to_move();
                 // Against the engine, take back the engine's reply too, so it is your turn again.

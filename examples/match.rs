@@ -57,7 +57,7 @@ struct Args {
     /// The first game of the sequence to play, 0 to 1000000 (to split a match into parts).
     #[arg(long, default_value_t = 0, value_parser = count(0..=MAX_GAMES as u64))]
     first_game: usize,
-    /// Start positions, comma-separated, cycled over the openings: light, standard, dense, classic,
+    /// Start positions, comma-separated, cycled over the openings: light, standard, dense, raumschach, classic,
     /// chess960:N, or chess960 for a random one per opening.
     #[arg(long, default_value = "standard")]
     start: String,
@@ -206,7 +206,7 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
         game.play(m).map_err(|e| e.to_string())?;
     }
     // White is A in even games, B in odd ones.
-    let white_is_a = index % 2 == 0;
+    let white_is_a = index.is_multiple_of(2);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut totals = [Totals::default(), Totals::default()];
     let mut recent: Vec<i32> = Vec::new();
@@ -311,7 +311,8 @@ fn main() -> ExitCode {
                     match play_game(&args, index, [&specs[0], &specs[1]], &mut searchers) {
                         Ok(p) => {
                             if !args.quiet {
-                                let (w, b) = if index % 2 == 0 { (&args.a, &args.b) } else { (&args.b, &args.a) };
+                                let (w, b) =
+                                    if index.is_multiple_of(2) { (&args.a, &args.b) } else { (&args.b, &args.a) };
                                 let result = match p.white_score {
                                     1.0 => "1-0",
                                     0.0 => "0-1",

@@ -1,7 +1,7 @@
 //! Counts the leaves of the legal move tree (perft), optionally split by first move (divide).
 //!
 //! ```text
-//! cargo run --release --example perft -- (--fen TEXT | --start light|standard|dense|classic|chess960:N)
+//! cargo run --release --example perft -- (--fen TEXT | --start light|standard|dense|raumschach|classic|chess960:N)
 //!     --depth N [--divide] [--generator fast|naive] [--moves "M1 M2 ..."] [--threads N] [--hash MB]
 //! ```
 //!

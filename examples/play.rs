@@ -1,7 +1,7 @@
 //! Play Tesseract (or classic chess, or Chess960) in the terminal, against the engine or another person.
 //!
 //! ```text
-//! cargo run --release --example play -- [--start standard|light|dense|classic|chess960:N]
+//! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
 //!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color]
 //! ```
@@ -44,7 +44,8 @@ mod lines;
 #[derive(Parser, Debug)]
 #[command(about = "Play Tesseract (4D chess), chess or Chess960 in the terminal")]
 struct Args {
-    /// The start position: light, standard, dense (Tesseract), classic, or chess960:N (N in 0..=959).
+    /// The start position: light, standard, dense (Tesseract), raumschach (3D), classic, or chess960:N (N in
+    /// 0..=959).
     #[arg(long, default_value = "standard")]
     start: String,
     /// The engine's tier: beginner, club, expert or master.
@@ -181,7 +182,7 @@ fn stops_engines(line: &Option<Line>) -> bool {
 
 /// The colour that plays the move of index `ply` (from 0) of a game from `start`.
 fn mover_at(start: &Position, ply: usize) -> Color {
-    if ply % 2 == 0 { start.turn() } else { start.turn().other() }
+    if ply.is_multiple_of(2) { start.turn() } else { start.turn().other() }
 }
 
 fn player_of(color: Color, players: &[Player; 2]) -> Player {
@@ -315,7 +316,13 @@ impl Ui {
                 }
                 out.push_str("x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n");
             }
-            _ => out.push_str(&pos.to_string()),
+            _ => {
+                // Other shapes (3D): the position's own picture, boards side by side.
+                out.push_str(&pos.to_string());
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
         }
         out
     }
@@ -428,7 +435,11 @@ impl Ui {
             }
             Some(name) => {
                 let Some(cell) = pos.geometry().parse_cell(name) else {
-                    let example = if pos.geometry().dims() == 2 { "e2" } else { "2213 (x y z w)" };
+                    let example = match pos.geometry().dims() {
+                        2 => "e2",
+                        3 => "221 (x y z)",
+                        _ => "2213 (x y z w)",
+                    };
                     self.say(&format!("{name:?} is not a cell of this board: write it like {example}"));
                     return;
                 };
@@ -547,6 +558,8 @@ impl Ui {
         if let Err(e) = TextMove::parse(text) {
             let how = if dims == 2 {
                 "UCI like e2e4 or e7e8q"
+            } else if dims == 3 {
+                "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting"
             } else {
                 "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
             };
@@ -641,6 +654,7 @@ fn main() -> ExitCode {
     }
     let variant = match ui.game.start().geometry().dims() {
         2 => "chess",
+        3 => "Raumschach-like chess on a 5x5x5 board",
         _ => "Tesseract, chess on a 5x5x5x5 board",
     };
     ui.say(&format!(

@@ -7,7 +7,8 @@
 # headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing), the debug-build tests (debug
 # assertions on: a validity check after every make and unmake) and the release-build tests including the
 # ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
-# playing whole games against tesseract-uci).
+# playing whole games against tesseract-uci), then the Python bindings' pytest suite in a virtual
+# environment (scripts/python.sh: target/py-venv, the package built by pip and maturin in the ci profile).
 #
 # Usage: scripts/test.sh            everything
 #        scripts/test.sh --quick    debug-build tests only, no installs
@@ -55,6 +56,10 @@ node --test tesseract-wasm/tests/node/
 step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/; the online tests build tesseract-relay and use Redis)"
 bash scripts/web.sh --test
 
+step "publishable: the declared minimum Rust versions hold (scripts/msrv.py), every crate packages and its package builds"
+python3 scripts/msrv.py
+cargo package --workspace --quiet --allow-dirty
+
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml
 
@@ -63,3 +68,6 @@ cargo test --workspace --all-features
 
 step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
 cargo test --workspace --all-features --profile ci -- --include-ignored
+
+step "Python bindings in a virtual environment: pytest (scripts/python.sh builds tesseract-py with maturin, profile ci)"
+bash scripts/python.sh

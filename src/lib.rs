@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [`board`] | `tesseract-board` | geometry, pieces, positions, notations, hashing, start positions |
 //! | [`movegen`] | `tesseract-movegen` | the fast and the naive legal move generators, perft |
-//! | [`search`] | `tesseract-search` | the engine |
+//! | [`search`] | `tesseract-search` | the engine, games and their rules, seeded playouts and their statistics |
 //! | [`wire`] | `tesseract-wire` | the authenticated move protocol |
 //! | [`verify`] | `tesseract-verify` | machine-checked studies and lessons, self-checks |
 //! | [`tactoe`] | `tesseract-tactoe` | Four Tac Toe on the shared geometry |
@@ -28,3 +28,8 @@ pub use tesseract_tactoe as tactoe;
 pub use tesseract_uci as uci;
 pub use tesseract_verify as verify;
 pub use tesseract_wire as wire;
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -55,6 +55,22 @@ fn interactive_play_from_a_pipe_survives_bad_input() {
 }
 
 #[test]
+fn svg_draws_the_claims_and_the_completed_lines() {
+    let path = std::env::temp_dir().join(format!("tesseract-tactoe-{}.svg", std::process::id()));
+    // Two players: X completes 1111-2111-3111 along x.
+    let script = format!("1111\n3333\n2111\n3332\n3111\nsvg {}\n", path.display());
+    let output = run(&["--versus", "human"], &script);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout(&output).contains(&format!("wrote {}", path.display())));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(svg.matches("class=\"sign cross\"").count(), 3);
+    assert_eq!(svg.matches("class=\"sign ring\"").count(), 2);
+    assert_eq!(svg.matches("class=\"blocked\"").count(), 1, "the centre");
+    assert_eq!(svg.matches("class=\"line\"").count(), 1, "X's line");
+}
+
+#[test]
 fn bad_arguments_exit_with_code_2() {
     for args in [&["--strength", "9"][..], &["--selfplay"], &["--match", "x", "--seed", "1"], &["--bogus"]] {
         let output = run(args, "");

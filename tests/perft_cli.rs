@@ -26,9 +26,14 @@ fn divide_lines_then_nodes() {
 
 #[test]
 fn both_generators_and_all_start_names() {
-    for (start, depth, nodes) in
-        [("light", "1", "220"), ("standard", "2", "50420"), ("dense", "1", "236"), ("chess960:518", "3", "8902")]
-    {
+    for (start, depth, nodes) in [
+        ("light", "1", "220"),
+        ("standard", "2", "50420"),
+        ("dense", "1", "236"),
+        ("chess960:518", "3", "8902"),
+        // The README's 3D line (RULES.md §8), by both generators.
+        ("raumschach", "3", "298923"),
+    ] {
         for generator in ["fast", "naive"] {
             let out = perft(&["--start", start, "--depth", depth, "--generator", generator]);
             assert_eq!(stdout(&out), format!("nodes {nodes}\n"), "{start} {generator}");

@@ -9,7 +9,7 @@ pub struct PositionArgs {
     /// The position as FEN (2D) or TFEN (4D).
     #[arg(long, conflicts_with = "start", required_unless_present = "start")]
     pub fen: Option<String>,
-    /// A start position: light, standard, dense, classic or chess960:N (N in 0..=959).
+    /// A start position: light, standard, dense, raumschach (3D), classic or chess960:N (N in 0..=959).
     #[arg(long)]
     pub start: Option<String>,
 }

@@ -62,7 +62,7 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Position`] (as its FEN/TFEN text) and [`TextMove`] (as its
 //!   move text), and for the small enums.
-//! - `svg`: SVG pictures of boards of any shape ([`svg`]): positions with highlights, arrows, a last-move
+//! - `svg`: SVG pictures of boards of any shape (the `svg` module): positions with highlights, arrows, a last-move
 //!   mark and coordinates; grids with signs and lines (Four Tac Toe). No dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -76,6 +76,8 @@ mod picture;
 mod piece;
 mod position;
 mod setup;
+#[doc = include_str!("../RULES.md")]
+pub mod rules {}
 pub mod start;
 #[cfg(feature = "svg")]
 pub mod svg;
@@ -89,3 +91,8 @@ pub use piece::{Color, Piece, Role};
 pub use position::{Castling, CastlingMode, CastlingSide, EnPassant, MAX_MOVES, Position, Undo};
 pub use setup::{PositionError, PositionErrorKind, Setup};
 pub use text_move::{TextMove, TextMoveError};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

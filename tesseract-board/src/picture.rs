@@ -55,7 +55,7 @@ fn board_row(pos: &Position, out: &mut String, label: &str, boards: &[(u8, u8)])
 }
 
 impl fmt::Display for Position {
-    /// Draws the position (see [`crate::picture`]), then says whose turn it is.
+    /// Draws the position as the 5×5 grid of 5×5 boards (in 4D), then says whose turn it is.
     ///
     /// ```
     /// use tesseract_board::start;

@@ -1,5 +1,5 @@
-//! Start positions: Tesseract's three armies (RULES.md §3), classic chess (§5) and the 960 Chess960
-//! positions (§6), by Scharnagl number or by Bodlaender's dice.
+//! Start positions: Tesseract's three armies (RULES.md §3), classic chess (§5), the 960 Chess960
+//! positions (§6), by Scharnagl number or by Bodlaender's dice, and a Raumschach-like 3D start (§8).
 
 use crate::position::CastlingMode;
 use crate::{Cell, Color, Piece, Position, Role, Setup, Shape};
@@ -105,6 +105,61 @@ pub fn tesseract(army: Army) -> Position {
         }
     }
     Position::from_setup(setup, CastlingMode::Standard).expect("the Tesseract starts are valid")
+}
+
+/// White's pieces of the Raumschach-like start on the 5×5×5 board: for each level z = 1, 2, the piece row
+/// on y = 1 (x = 1..5) and a row of Y-pawns on y = 2 (RULES.md §8).
+const RAUMSCHACH_LEVELS: [[Role; 5]; 2] = {
+    use Role::*;
+    [[Rook, Knight, King, Knight, Rook], [Bishop, Unicorn, Queen, Bishop, Unicorn]]
+};
+
+/// A Raumschach-like start on the 5×5×5 board ([`Shape::RAUMSCHACH`]), after Ferdinand Maack's
+/// Raumschach (1907), in this project's 3D rules (RULES.md §8): Y-pawns only, advancing along y and
+/// capturing along x or z.
+///
+/// ```text
+/// White, level z = 1 (Raumschach's A)    White, level z = 2 (B)
+///   y=2  Y  Y  Y  Y  Y                     y=2  Y  Y  Y  Y  Y
+///   y=1  R  N  K  N  R                     y=1  B  U  Q  B  U
+///       x=1 2  3  4  5                         x=1 2  3  4  5
+/// Black: the same pieces on the same files, mirrored through y and z: (x, y, z) → (x, 6 − y, 6 − z),
+/// so the black king stands on (3, 5, 5), the queen on (3, 5, 4), the pawns on y = 4 of levels 5 and 4.
+/// ```
+///
+/// As in Raumschach, Black is White turned a half turn about the x axis (the files keep their order), not
+/// the point reflection of the 4D starts; either way each side has one bishop on each colour of cells and
+/// the same moves. Unlike the 4D starts, some pieces attack enemy pawns at move zero (the queen on
+/// (3, 1, 2) sees the pawn on (3, 4, 5) along a diagonal through the empty middle level), as in the
+/// original game; every such pawn is defended.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::{start, Shape};
+/// let pos = start::raumschach();
+/// assert_eq!(pos.shape(), Shape::RAUMSCHACH);
+/// assert_eq!(pos.pieces().count(), 40);
+/// assert_eq!(start::by_name("raumschach")?, pos);
+/// # Ok::<_, String>(())
+/// ```
+pub fn raumschach() -> Position {
+    let mut setup = Setup::empty(Shape::RAUMSCHACH);
+    for color in Color::ALL {
+        // White's (y, z) and Black's image (6 − y, 6 − z); x is kept.
+        let at = |x: u8, y: u8, z: u8| match color {
+            Color::White => [x, y, z],
+            Color::Black => [x, 6 - y, 6 - z],
+        };
+        for (zi, row) in RAUMSCHACH_LEVELS.iter().enumerate() {
+            let z = zi as u8 + 1;
+            for (xi, &role) in row.iter().enumerate() {
+                let x = xi as u8 + 1;
+                setup.put(&at(x, 1, z), Some(Piece::new(color, role)));
+                setup.put(&at(x, 2, z), Some(Piece::new(color, Role::YPawn)));
+            }
+        }
+    }
+    Position::from_setup(setup, CastlingMode::Standard).expect("the Raumschach start is valid")
 }
 
 /// The classic chess start.
@@ -263,8 +318,8 @@ pub fn chess960(number: u32) -> Result<Position, Chess960Error> {
     Ok(chess960_position(&chess960_back_rank(number)?))
 }
 
-/// A start position named as on the command line: `light`, `standard`, `dense`, `classic` or
-/// `chess960:N` (N in 0..=959).
+/// A start position named as on the command line: `light`, `standard`, `dense` (Tesseract, 4D),
+/// `raumschach` (3D, [`raumschach`]), `classic` or `chess960:N` (N in 0..=959).
 ///
 /// # Errors
 /// A message saying what is wrong with the name.
@@ -275,9 +330,12 @@ pub fn by_name(name: &str) -> Result<Position, String> {
     if name == "classic" {
         return Ok(chess());
     }
+    if name == "raumschach" {
+        return Ok(raumschach());
+    }
     if let Some(n) = name.strip_prefix("chess960:") {
         let number: u32 = n.parse().map_err(|_| format!("chess960:{n}: {n:?} is not a number 0..959"))?;
         return chess960(number).map_err(|e| e.to_string());
     }
-    Err(format!("unknown start {name:?}: expected light, standard, dense, classic or chess960:N"))
+    Err(format!("unknown start {name:?}: expected light, standard, dense, raumschach, classic or chess960:N"))
 }

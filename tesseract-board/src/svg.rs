@@ -446,25 +446,15 @@ fn checker(id: &str, c: u32, first: &str, second: &str) -> String {
     )
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Unicorn => "unicorn",
-        Role::Dragon => "dragon",
-        Role::YPawn => "y-pawn",
-        Role::WPawn => "w-pawn",
-    }
-}
-
 fn piece_svg(s: &mut String, (x, y): (u32, u32), c: u32, piece: Piece, dims: usize) {
     let white = piece.color == Color::White;
     let (fill, ink) = if white { ("#fdfdfd", "#111111") } else { ("#2b2b2b", "#f4f4f4") };
     let colour = if white { "white" } else { "black" };
-    let _ = write!(s, "<g class=\"piece {colour} {}\" transform=\"translate({x},{y})\">", role_name(piece.role));
+    let _ = write!(
+        s,
+        "<g class=\"piece {colour} {}\" transform=\"translate({x},{y})\">",
+        piece.role.name().to_ascii_lowercase()
+    );
     let r = i64::from(c) * 2 / 5;
     let outline = "stroke=\"#222222\" stroke-width=\"1.5\"";
     let small = r * 3 / 4;

@@ -41,6 +41,56 @@ fn tesseract_starts_are_point_symmetric_with_the_stated_counts() {
     }
 }
 
+/// The Raumschach-like start (RULES.md §8): valid, 20 pieces a side, Black White's image under the half
+/// turn about the x axis, a bishop of each side on each colour of cells, the contract text, and only
+/// defended pawns attacked at move zero.
+#[test]
+fn raumschach_start_is_balanced() {
+    let pos = start::raumschach();
+    let setup = pos.to_setup();
+    let g = pos.geometry();
+    assert_eq!(pos.shape(), Shape::RAUMSCHACH);
+    assert_eq!(
+        pos.fen(),
+        "rnknr/yyyyy/5/5/5//buqbu/yyyyy/5/5/5//5/5/5/5/5//5/5/5/YYYYY/BUQBU//5/5/5/YYYYY/RNKNR w - - 0 1"
+    );
+    // (x, y, z) → (x, 6 − y, 6 − z), colour swapped, gives back the start.
+    for cell in g.all_cells() {
+        let [x, y, z, _] = g.coords(cell);
+        let image = g.cell(&[x, 6 - y, 6 - z]).unwrap();
+        let here = setup.piece(cell).map(|p| (p.color.other(), p.role));
+        assert_eq!(here, setup.piece(image).map(|p| (p.color, p.role)), "at {}", g.cell_name(cell));
+    }
+    for color in Color::ALL {
+        let mine: Vec<(Cell, Piece)> = pos.pieces().filter(|(_, p)| p.color == color).collect();
+        assert_eq!(mine.len(), 20, "{color}");
+        let count = |role| mine.iter().filter(|(_, p)| p.role == role).count();
+        let roles = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Unicorn, Role::YPawn];
+        assert_eq!(roles.map(count), [1, 1, 2, 2, 2, 2, 10], "{color}");
+        // A bishop keeps the parity of x + y + z: one on each colour.
+        let mut parities: Vec<u8> = mine
+            .iter()
+            .filter(|(_, p)| p.role == Role::Bishop)
+            .map(|&(c, _)| g.coords(c)[..3].iter().sum::<u8>() % 2)
+            .collect();
+        parities.sort();
+        assert_eq!(parities, [0, 1], "{color}");
+    }
+    assert_eq!(g.coords(pos.king(Color::White))[..3], [3, 1, 1]);
+    assert_eq!(g.coords(pos.king(Color::Black))[..3], [3, 5, 5]);
+    // As in Raumschach, the pieces of the second level see the enemy pawns of the far level; each is
+    // defended, and nothing else is attacked.
+    for (cell, piece) in pos.pieces() {
+        let [_, y, z, _] = g.coords(cell);
+        let front_pawn =
+            piece.role == Role::YPawn && (y, z) == if piece.color == Color::White { (2, 1) } else { (4, 5) };
+        assert_eq!(pos.is_attacked(cell, piece.color.other()), front_pawn, "{}", g.cell_name(cell));
+        if front_pawn {
+            assert!(pos.is_attacked(cell, piece.color), "{} undefended", g.cell_name(cell));
+        }
+    }
+}
+
 #[test]
 fn chess960_numbering_and_dice() {
     let mut seen = HashSet::new();
@@ -84,7 +134,8 @@ fn chess960_numbering_and_dice() {
 fn start_names() {
     assert_eq!(start::by_name("standard").unwrap(), start::tesseract(Army::Standard));
     assert_eq!(start::by_name("chess960:518").unwrap().to_setup(), start::chess().to_setup());
-    for bad in ["", "chess960:960", "chess960:x", "medium", "classic "] {
+    assert_eq!(start::by_name("raumschach").unwrap(), start::raumschach());
+    for bad in ["", "chess960:960", "chess960:x", "medium", "classic ", "Raumschach"] {
         assert!(start::by_name(bad).is_err(), "{bad:?}");
     }
 }

@@ -3,7 +3,7 @@
 #![cfg(feature = "svg")]
 
 use tesseract_board::svg::{Highlight, Picture, Sign, Stroke};
-use tesseract_board::{Cell, Color, Role, Shape, start};
+use tesseract_board::{Cell, Color, Shape, start};
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse(svg).expect("well-formed XML")
@@ -51,7 +51,7 @@ fn pieces_are_drawn_at_their_cells_with_a_shape_per_kind() {
             .pieces()
             .map(|(cell, p)| {
                 let colour = if p.color == Color::White { "white" } else { "black" };
-                (format!("piece {colour} {}", role_name(p.role)), pic.centre(cell))
+                (format!("piece {colour} {}", p.role.name().to_ascii_lowercase()), pic.centre(cell))
             })
             .collect();
         let mut got = drawn.clone();
@@ -77,20 +77,6 @@ fn pieces_are_drawn_at_their_cells_with_a_shape_per_kind() {
         g.first_element_child().unwrap().attribute("points").unwrap().split(' ').count()
     };
     assert_eq!((points("unicorn"), points("dragon")), (6, 4), "hexagon and diamond");
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Unicorn => "unicorn",
-        Role::Dragon => "dragon",
-        Role::YPawn => "y-pawn",
-        Role::WPawn => "w-pawn",
-    }
 }
 
 /// Every line of the 4D board, in each of the 80 directions from every cell, is drawn straight and at

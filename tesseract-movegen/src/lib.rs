@@ -1,5 +1,7 @@
 //! Legal move generation for boards of any dimension: a fast generator, an independent naive one, perft.
 //!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
+//!
 //! # Examples
 //!
 //! The legal moves of a position, and perft:
@@ -64,3 +66,8 @@ pub use fast::{
 pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
 pub use perft::{divide, perft};
 pub use rules::{Legal, MoveError, Outcome};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -279,6 +279,39 @@ fn generators_agree_on_a_3d_board() {
     assert!(compared > 200);
 }
 
+/// The Raumschach-like start (RULES.md §8): its perft figures, counted by each generator on its own
+/// (they share no code, and no outside reference exists for this position), and the two generators
+/// compared move for move, and make against naive play, at every node of perft(2).
+#[test]
+fn perft_of_the_raumschach_start_by_both_generators() {
+    const COUNTS: [u64; 3] = [66, 4_230, 298_923];
+    let mut pos = start::raumschach();
+    let setup = pos.to_setup();
+    for (d, &want) in COUNTS.iter().enumerate() {
+        let depth = d as u32 + 1;
+        assert_eq!(perft(&mut pos, depth), want, "fast perft({depth})");
+        assert_eq!(naive::perft(&setup, depth), want, "naive perft({depth})");
+    }
+    let mut nodes = 0;
+    compare_node(&mut pos);
+    for m in legal_moves(&pos) {
+        let undo = pos.make(m);
+        nodes += compare_node(&mut pos);
+        pos.unmake(m, undo);
+    }
+    assert_eq!(nodes as u64, COUNTS[1]);
+}
+
+/// perft(4) of the Raumschach-like start by both generators (RULES.md §8): a second or two for the fast
+/// one, about half a minute for the naive one in release.
+#[test]
+#[ignore = "about 30 s in release; run with --release -- --ignored"]
+fn perft_4_of_the_raumschach_start_by_both_generators() {
+    let mut pos = start::raumschach();
+    assert_eq!(perft(&mut pos, 4), 21_077_252);
+    assert_eq!(naive::perft(&pos.to_setup(), 4), 21_077_252);
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
 

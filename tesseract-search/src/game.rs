@@ -218,6 +218,17 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a move the caller took from this position's legal move list (or the engine's best move),
+    /// without generating the list again to check it.
+    pub(crate) fn play_legal(&mut self, m: Move) {
+        debug_assert!(self.pos.is_legal(m), "play_legal of an illegal move");
+        let hash = self.pos.hash();
+        let undo = self.pos.make(m);
+        self.hashes.push(hash);
+        self.moves.push(m);
+        self.undos.push(undo);
+    }
+
     /// Parses, checks and plays a move text (RULES.md §4).
     ///
     /// # Errors
@@ -246,11 +257,35 @@ impl Game {
     /// Whether and how the game is over: mate, stalemate, kings alone, threefold repetition, 50-move rule.
     pub fn status(&self) -> Option<GameEnd> {
         match self.pos.outcome() {
-            Some(Outcome::Checkmate { winner }) => return Some(GameEnd::Checkmate { winner }),
-            Some(Outcome::Stalemate) => return Some(GameEnd::Stalemate),
-            Some(Outcome::DeadDraw) => return Some(GameEnd::DeadDraw),
-            None => {}
+            Some(Outcome::Checkmate { winner }) => Some(GameEnd::Checkmate { winner }),
+            Some(Outcome::Stalemate) => Some(GameEnd::Stalemate),
+            Some(Outcome::DeadDraw) => Some(GameEnd::DeadDraw),
+            None => self.claim(),
         }
+    }
+
+    /// [`Game::status`] when the caller already knows how many legal moves the current position has (the
+    /// playouts generate them anyway): the same rules in the same order, without a second generation.
+    pub(crate) fn status_with(&self, legal_moves: usize) -> Option<GameEnd> {
+        let end = if self.pos.is_kings_only() {
+            Some(GameEnd::DeadDraw)
+        } else if legal_moves == 0 {
+            Some(if self.pos.is_check() {
+                GameEnd::Checkmate { winner: self.pos.turn().other() }
+            } else {
+                GameEnd::Stalemate
+            })
+        } else {
+            self.claim()
+        };
+        // Debug builds check every call against the rules' own path.
+        debug_assert_eq!(end, self.status(), "status_with({legal_moves}) differs from status()");
+        end
+    }
+
+    /// The draws a game record claims when the board's rules have not ended the game: the 50-move rule,
+    /// then threefold repetition.
+    fn claim(&self) -> Option<GameEnd> {
         if self.pos.halfmove_clock() >= 100 {
             return Some(GameEnd::FiftyMoves);
         }

@@ -1,4 +1,6 @@
 //! The Tesseract engine: evaluation, iterative-deepening fail-soft negamax with a transposition table,
+//!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
 //! pruning and quiescence, four difficulty tiers, reproducible from a seed, for 4D Tesseract, classic chess
 //! and Chess960. It builds on `tesseract-board` and `tesseract-movegen`, and does no I/O.
 //!
@@ -97,16 +99,34 @@
 //! move, is pinned the same way (it also moves when a tier's budget changes); `tests/replay.rs` says how
 //! to regenerate it.
 //!
+//! # Playouts
+//!
+//! [`playout`] plays whole seeded games between two policies (uniform random moves, a tier, a node
+//! budget) by the rules of [`Game`] and counts what researchers ask about: length, result and the reason
+//! for it, branching, captures, promotions, checks ([`playout::GameStats`]); the same seed gives the same
+//! game on every machine. The facade's `experiment` example runs them by the hundred.
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_search::playout::{play_random, EndReason};
+//! let stats = play_random(&start::chess(), 42, 1_000);
+//! assert_eq!(stats.plies > 0, stats.mean_branching > 0.0);
+//! println!("{} plies, {} ({})", stats.plies, stats.result, stats.reason);
+//! # let _ = EndReason::ALL;
+//! ```
+//!
 //! # Feature flags
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`GameRecord`], [`Player`] and [`Tier`] (game records saved
-//!   as JSON by the `play` example).
+//!   as JSON by the `play` example), and for the playouts' [`playout::GameStats`] and
+//!   [`playout::Policy`].
+//! - `csv`: `playout::CsvWriter`, playout statistics as CSV rows (through the `csv` crate).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod eval;
 mod game;
+pub mod playout;
 pub mod search;
 mod tier;
 pub mod time;
@@ -119,3 +139,8 @@ pub use search::{
 pub use tier::{Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -393,6 +393,38 @@ impl Game {
         Ok(game)
     }
 
+    /// The grid as a picture (feature `svg`): crosses for X, rings for O, the centre blocked, each completed
+    /// line drawn through its three cells in its owner's colour, the last claim marked.
+    ///
+    /// ```
+    /// use tesseract_tactoe::{parse_cell, Game};
+    /// let mut game = Game::new();
+    /// for name in ["1111", "3333", "2111", "3332", "3111"] {
+    ///     game.claim(parse_cell(name)?)?;
+    /// }
+    /// let svg = game.picture().to_svg();
+    /// assert_eq!(svg.matches("class=\"line\"").count(), 1); // 1111-2111-3111
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "svg")]
+    pub fn picture(&self) -> tesseract_board::svg::Picture {
+        use tesseract_board::svg::{Picture, Sign, Stroke};
+        let mut picture = Picture::new(crate::geometry().shape()).sign(crate::CENTRE, Sign::Blocked);
+        for claim in &self.claims {
+            let sign = if claim.player == Player::X { Sign::Cross } else { Sign::Ring };
+            picture = picture.sign(claim.cell, sign);
+        }
+        for (id, player) in self.completed_lines() {
+            let cells = Lines::get().line(id).cells();
+            let stroke = if player == Player::X { Stroke::Red } else { Stroke::Blue };
+            picture = picture.line(cells[0], cells[2], stroke);
+        }
+        if let Some(last) = self.claims.last() {
+            picture = picture.last_move(last.cell, last.cell);
+        }
+        picture
+    }
+
     /// Every completed line with its owner, found from the board alone (not from the claims), in line order.
     pub fn completed_lines(&self) -> Vec<(LineId, Player)> {
         let mut out = Vec::new();

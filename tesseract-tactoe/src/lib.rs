@@ -1,5 +1,7 @@
 //! Four Tac Toe: tic-tac-toe on a 3×3×3×3 board whose centre no one may claim, scored on 232 lines.
 //!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
+//!
 //! Two players, X first, claim free cells in turn. A line is three cells in a row along any of the 80
 //! directions of 4D; of the 272 lines, 40 pass through the forbidden centre, so 232 can be completed. Each
 //! line a player completes scores that player one point, and one claim can complete several. After all 80
@@ -65,7 +67,7 @@
 //!
 //! # Feature flags
 //!
-//! None.
+//! - `svg`: [`Game::picture`], the grid as an SVG picture (through `tesseract-board`'s `svg` feature).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -85,3 +87,8 @@ pub use play::{
     Contestant, MatchResult, OPENING_PLIES, RandomPlayer, Strategy, play_game, play_match, random_opening, selfplay,
 };
 pub use text::{CellNameError, TextError, parse_cell};
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,4 +1,6 @@
 //! A UCI engine for classic chess, Chess960 and 4D Tesseract chess, on the Tesseract engine
+//!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
 //! (`tesseract-search`): the `tesseract-uci` binary, and this library, which holds its parts.
 //!
 //! - [`command`]: one line of input parsed into a [`Command`](command::Command), or a typed error
@@ -67,3 +69,8 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result<()>
         }
     }
 }
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

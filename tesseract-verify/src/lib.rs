@@ -1,5 +1,7 @@
 //! Machine-checked Tesseract studies and lessons, and the engine's self-checks.
 //!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
+//!
 //! No puzzle ships on anyone's word. In four dimensions nobody can see the refutation of a broken
 //! mate-in-three, so every study is proven by an exhaustive search before it is published, every tutorial
 //! lesson is proven impossible to fail, and the figures the rules fix are recomputed by two independent
@@ -82,3 +84,8 @@ pub mod mate;
 pub mod records;
 pub mod selfcheck;
 pub mod study;
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

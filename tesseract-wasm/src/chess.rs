@@ -30,10 +30,12 @@ impl Chess {
     /// `chess960:N` with N from 0 to 959 (Scharnagl numbering; 518 is the classic arrangement).
     ///
     /// # Errors
-    /// An unknown name, or a seed that is not a whole number from 0 to 2⁵³ − 1.
+    /// An unknown name, a start on a board other than 8×8 or 5⁴ (the board crate's 3D `raumschach`,
+    /// which this API does not offer), or a seed that is not a whole number from 0 to 2⁵³ − 1.
     pub fn start(name: &str, seed: f64) -> Result<Chess, String> {
         let seed = args::seed(seed)?;
         let pos = start::by_name(name)?;
+        played_here(&pos)?;
         Ok(Chess { game: Game::new(pos, seed) })
     }
 

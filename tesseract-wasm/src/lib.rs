@@ -1,4 +1,6 @@
 //! JavaScript bindings of the Tesseract crates, for web pages and Web Workers: games of 4D Tesseract,
+//!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
 //! classic chess and Chess960 with the engine and its tiers, and Four Tac Toe.
 //!
 //! The logic is plain Rust ([`Chess`], [`Engine`], [`TacToe`], [`Online`]: methods returning `Result<_, String>`,
@@ -150,3 +152,8 @@ pub use chess::Chess;
 pub use engine::Engine;
 pub use online::{MAX_INVITATION, Online};
 pub use tactoe::TacToe;
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

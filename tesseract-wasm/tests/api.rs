@@ -53,6 +53,8 @@ fn start_names_and_shapes() {
         assert_eq!(game.status(), None);
         assert_eq!(game.seed(), 1.0);
     }
+    // The board crate's 3D start is not offered here: this API plays on 8×8 and 5⁴ only.
+    assert!(Chess::start("raumschach", 1.0).unwrap_err().contains("3 axes of side 5"));
     for bad in ["", "Standard", "chess", "chess960:960", "chess960:x", "chess960:", "standard "] {
         let err = Chess::start(bad, 1.0).unwrap_err();
         assert!(!err.is_empty(), "{bad:?}");

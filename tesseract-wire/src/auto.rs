@@ -57,7 +57,7 @@ impl SeededMover {
 impl Mover for SeededMover {
     fn choose(&mut self, pos: &Position) -> Option<Move> {
         let noisy = noisy_moves(pos);
-        if !noisy.is_empty() && self.rng.next_u32() % 4 != 0 {
+        if !noisy.is_empty() && !self.rng.next_u32().is_multiple_of(4) {
             return Some(noisy[self.pick(noisy.len())]);
         }
         let all = legal_moves(pos);

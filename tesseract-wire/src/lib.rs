@@ -1,5 +1,7 @@
 //! An authenticated move protocol for 4D chess (Tesseract) and chess over an untrusted relay.
 //!
+//! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
+//!
 //! Two players who share nothing but a match id and each other's 128-bit identity (or an invitation
 //! secret from the game link) play through a relay that may drop, duplicate, reorder, corrupt, replay or
 //! forge frames, and may try to stand in the middle. The protocol, byte for byte, is in `PROTOCOL.md`
@@ -145,3 +147,8 @@ pub use state::{MAX_STATE, STATE_FORMAT, StateError};
 /// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
 /// [`IdentityKey::to_bytes`] return them.
 pub use zeroize::Zeroizing;
+
+// The README's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

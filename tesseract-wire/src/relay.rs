@@ -182,7 +182,7 @@ impl FaultyRelay {
                 let len = (self.rng.next_u32() % 300) as usize;
                 let mut b = vec![0; len];
                 self.rng.fill_bytes(&mut b);
-                if len >= 4 && self.rng.next_u32() % 2 == 0 {
+                if len >= 4 && self.rng.next_u32().is_multiple_of(2) {
                     b[..3].copy_from_slice(b"TW\x01");
                 }
                 b

@@ -1,6 +1,6 @@
 // The grid view: the board drawn with the write-up's affine map (layout.js), on a 2D canvas, on demand.
 
-import { Layout, coords } from './layout.js';
+import { Layout, coords, fitCanvas } from './layout.js';
 
 const COLOURS = {
   light: '#eeeed2',
@@ -29,15 +29,7 @@ export class GridView {
 
   /** Sizes the canvas backing store to its CSS box and the device pixel ratio; returns the layout. */
   fit(dims, n) {
-    const { canvas } = this;
-    const ratio = window.devicePixelRatio || 1;
-    const width = canvas.clientWidth;
-    const height = canvas.clientHeight;
-    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-    }
-    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const { width, height } = fitCanvas(this.canvas, this.ctx);
     this.layout = new Layout(dims, n, width, height);
     return this.layout;
   }

@@ -94,3 +94,19 @@ export class Layout {
     return index(c, this.dims, this.n);
   }
 }
+
+/**
+ * Sizes a canvas's backing store to its CSS box and the device pixel ratio, and scales its context so that
+ * drawing is in CSS pixels. Returns the CSS size.
+ */
+export function fitCanvas(canvas, ctx) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth;
+  const height = canvas.clientHeight;
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+  }
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return { width, height };
+}

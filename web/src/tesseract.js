@@ -3,7 +3,7 @@
 // 3D → 2D by a fixed oblique view. Drawn on a 2D canvas, on demand: a frame when the state or the angle
 // changes, and a frame per animation tick only while the "turn" button is on.
 
-import { coords } from './layout.js';
+import { coords, fitCanvas } from './layout.js';
 
 const VIEWER_W = 3; // the 4D viewer's distance along w: w = +1 (outer) appears twice the size of w = −1
 const YAW = 0.55;
@@ -48,15 +48,8 @@ export class TesseractView {
 
   /** Draws `state` (as for the grid view); only 4D boards have a tesseract. */
   draw(state) {
-    const { canvas, ctx } = this;
-    const ratio = window.devicePixelRatio || 1;
-    const width = canvas.clientWidth;
-    const height = canvas.clientHeight;
-    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-      canvas.width = Math.round(width * ratio);
-      canvas.height = Math.round(height * ratio);
-    }
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const { ctx } = this;
+    const { width, height } = fitCanvas(this.canvas, ctx);
     ctx.clearRect(0, 0, width, height);
     this.drawn = [];
     if (state.dims !== 4) {

@@ -1,0 +1,289 @@
+//! Seeded playouts by the hundred, for research: games between two players from one or more start
+//! positions, their statistics as CSV and JSON, and a summary table.
+//!
+//! ```text
+//! cargo run --release --example experiment -- [--games N] [--armies NAMES] [--white PLAYER]
+//!     [--black PLAYER] [--seed N] [--first-game N] [--max-plies N] [--threads N] [--csv FILE]
+//!     [--json FILE]
+//! ```
+//!
+//! `--armies` takes comma-separated start names (`light`, `standard`, `dense`, `raumschach`, `classic`,
+//! `chess960:N`; default `light,standard,dense`), and `--games` games are played from each. A player is
+//! `random` (a uniformly random legal move), a tier (`beginner`, `club`, `expert`, `master`, within its
+//! deterministic budget, no wall-clock guard) or `nodes=N` (the engine at N nodes a move). Game number k
+//! (k from `--first-game`, default 0) of every start has the seed `game_seed(seed, k)`
+//! (`tesseract_search::playout`): a run is the same on every machine and for any `--threads`, and
+//! `--first-game K --games 1` plays game K of a run again alone. A game still on after `--max-plies`
+//! plies (default 10,000) is a draw, counted under `ply_cap`.
+//!
+//! Games run in parallel on `--threads` threads (default: every core) with a progress bar on stderr when
+//! it is a terminal. Then stdout has the summary: per start, the games, the mean plies, the mean branching
+//! (legal moves per position in which a move was chosen, all that start's games pooled), the results
+//! (White wins, draws, Black wins) and the reasons in percent; then `time S s`; the last line is always
+//! `games N`, the number of games played. `--csv FILE` writes one row a game (`CsvWriter`'s columns:
+//! start, game, seed, white, black, plies, result, reason, mean_branching, max_branching, captures,
+//! promotions, checks, white_pieces, black_pieces, engine_nodes), `--json FILE` the run's settings and
+//! the same games as JSON; both in the order of the starts and game numbers, whatever the threads, each
+//! file replaced whole (written beside it, then renamed).
+//!
+//! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000,
+//! `--threads` 1 to 1,024, `nodes=N` 1 to 1,000,000,000. A value out of range, an unknown player or start,
+//! a start named twice, an output file whose folder does not exist (or that is a folder), or `--csv` and
+//! `--json` naming the same file: a message on stderr and exit code 2, before any game. A file that cannot
+//! be written at the end: a message and exit code 1.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use tesseract::board::{Position, start};
+use tesseract::search::playout::{CsvWriter, EndReason, GameResult, GameStats, Playout, Policy, game_seed};
+
+#[path = "common/files.rs"]
+mod files;
+
+#[derive(Parser, Debug)]
+#[command(about = "Seeded games by the hundred: statistics as CSV and JSON, and a summary table")]
+struct Args {
+    /// Games from each start, 1 to 1000000.
+    #[arg(long, default_value_t = 100, value_parser = count(1..=MAX_GAMES))]
+    games: u64,
+    /// Start positions, comma-separated: light, standard, dense, raumschach, classic, chess960:N.
+    #[arg(long, default_value = "light,standard,dense")]
+    armies: String,
+    /// White: random, beginner, club, expert, master or nodes=N.
+    #[arg(long, default_value = "random", value_parser = policy)]
+    white: Policy,
+    /// Black: random, beginner, club, expert, master or nodes=N.
+    #[arg(long, default_value = "random", value_parser = policy)]
+    black: Policy,
+    /// The run's seed; game k has the seed game_seed(seed, k).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The number of the first game, 0 to 1000000 (to split a run, or replay one game).
+    #[arg(long, default_value_t = 0, value_parser = count(0..=MAX_GAMES))]
+    first_game: u64,
+    /// A game still on after this many plies is a draw (ply_cap), 1 to 1000000.
+    #[arg(long, default_value_t = Playout::DEFAULT_MAX_PLIES as u64, value_parser = count(1..=1_000_000))]
+    max_plies: u64,
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = count(1..=1024))]
+    threads: Option<u64>,
+    /// Write one CSV row a game to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write the settings and the games as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// The most games from each start, and the highest first game.
+const MAX_GAMES: u64 = 1_000_000;
+
+/// A parser of counts within `range`.
+fn count(range: std::ops::RangeInclusive<u64>) -> RangedU64ValueParser<u64> {
+    RangedU64ValueParser::new().range(range)
+}
+
+/// A player, for clap.
+fn policy(text: &str) -> Result<Policy, String> {
+    text.parse().map_err(|e: tesseract::search::playout::PolicyError| e.to_string())
+}
+
+/// One game of the run: its start's name and number, with its statistics.
+#[derive(Serialize)]
+struct Row<'a> {
+    start: &'a str,
+    game: u64,
+    #[serde(flatten)]
+    stats: GameStats,
+}
+
+/// The JSON file: the settings, then the games.
+#[derive(Serialize)]
+struct Report<'a> {
+    seed: u64,
+    white: Policy,
+    black: Policy,
+    max_plies: u64,
+    first_game: u64,
+    games_per_start: u64,
+    starts: &'a [String],
+    games: &'a [Row<'a>],
+}
+
+/// The starts named by `--armies`, or a message.
+fn starts(text: &str) -> Result<Vec<(String, Position)>, String> {
+    let mut out: Vec<(String, Position)> = Vec::new();
+    for name in text.split(',') {
+        let pos = start::by_name(name).map_err(|e| format!("--armies: {e}"))?;
+        if out.iter().any(|(n, _)| n == name) {
+            return Err(format!("--armies: {name:?} is named twice"));
+        }
+        out.push((name.to_string(), pos));
+    }
+    Ok(out)
+}
+
+/// Refuses, before any game, an output path that cannot be a file: its folder missing, or a folder itself.
+fn check_output(flag: &str, path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{flag}: {} is a folder", path.display()));
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!("{flag}: the folder {} does not exist", folder.display()));
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let setup = (|| {
+        let starts = starts(&args.armies)?;
+        for (flag, path) in [("--csv", &args.csv), ("--json", &args.json)] {
+            if let Some(path) = path {
+                check_output(flag, path)?;
+            }
+        }
+        if args.csv.is_some() && args.csv == args.json {
+            return Err("--csv and --json name the same file".to_string());
+        }
+        // The engines' tables must be allocatable (each thread allocates its own).
+        Playout::try_new(args.white, args.black).map_err(|e| e.to_string())?;
+        let threads =
+            args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(16 << 20)
+            .build()
+            .map_err(|e| format!("--threads: cannot start {threads} threads: {e}"))?;
+        Ok((starts, pool))
+    })();
+    let (starts, pool) = match setup {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "experiment: {} games from each of {}, white {}, black {}, seed {}, first game {}, max plies {}",
+        args.games, args.armies, args.white, args.black, args.seed, args.first_game, args.max_plies
+    );
+    let jobs: Vec<(usize, u64)> =
+        (0..starts.len()).flat_map(|s| (args.first_game..args.first_game + args.games).map(move |k| (s, k))).collect();
+    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}")
+            .expect("a valid template"),
+    );
+    let started = Instant::now();
+    let played: Result<Vec<Row<'_>>, String> = pool.install(|| {
+        jobs.par_iter()
+            .map_init(
+                || Playout::try_new(args.white, args.black).map(|p| p.with_max_plies(args.max_plies as usize)),
+                |playout, &(s, k)| {
+                    let playout = playout.as_mut().map_err(|e| e.to_string())?;
+                    let (name, pos) = &starts[s];
+                    let stats = playout.play(pos, game_seed(args.seed, k));
+                    bar.inc(1);
+                    Ok(Row { start: name, game: k, stats })
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let rows = match played {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let elapsed = started.elapsed();
+    if let Err(e) = write_outputs(&args, &starts, &rows) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    print_summary(&starts, &rows);
+    println!("time {:.1} s", elapsed.as_secs_f64());
+    println!("games {}", rows.len());
+    ExitCode::SUCCESS
+}
+
+/// Writes the CSV and JSON files asked for.
+fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -> Result<(), String> {
+    if let Some(path) = &args.csv {
+        let csv = (|| {
+            let mut csv = CsvWriter::new(Vec::new())?;
+            for row in rows {
+                csv.write(row.start, row.game, &row.stats)?;
+            }
+            csv.into_inner()
+        })()
+        .map_err(|e| format!("--csv: {e}"))?;
+        files::write_atomic(path, &csv).map_err(|e| format!("--csv: {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.json {
+        let names: Vec<String> = starts.iter().map(|(n, _)| n.clone()).collect();
+        let report = Report {
+            seed: args.seed,
+            white: args.white,
+            black: args.black,
+            max_plies: args.max_plies,
+            first_game: args.first_game,
+            games_per_start: args.games,
+            starts: &names,
+            games: rows,
+        };
+        let mut json = serde_json::to_vec(&report).map_err(|e| format!("--json: {e}"))?;
+        json.push(b'\n');
+        files::write_atomic(path, &json).map_err(|e| format!("--json: {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The table: one line per start.
+fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
+    let width = starts.iter().map(|(n, _)| n.len()).max().unwrap_or(0).max(5);
+    let mut header = format!(
+        "{:<width$} {:>7} {:>10} {:>9} {:>6} {:>6} {:>6}",
+        "start", "games", "plies", "branching", "white", "draw", "black"
+    );
+    for reason in EndReason::ALL {
+        header.push_str(&format!(" {:>11}", reason.name()));
+    }
+    println!("{header}");
+    for (name, _) in starts {
+        let games: Vec<&GameStats> = rows.iter().filter(|r| r.start == name).map(|r| &r.stats).collect();
+        let n = games.len() as f64;
+        let plies: usize = games.iter().map(|g| g.plies).sum();
+        // Pooled: the legal moves of every position in which a move was chosen, over those positions.
+        let moves: f64 = games.iter().map(|g| g.mean_branching * g.plies as f64).sum();
+        let branching = if plies == 0 { 0.0 } else { moves / plies as f64 };
+        let results = |r: GameResult| games.iter().filter(|g| g.result == r).count();
+        let mut line = format!(
+            "{name:<width$} {:>7} {:>10.1} {:>9.1} {:>6} {:>6} {:>6}",
+            games.len(),
+            plies as f64 / n,
+            branching,
+            results(GameResult::White),
+            results(GameResult::Draw),
+            results(GameResult::Black)
+        );
+        for reason in EndReason::ALL {
+            let share = 100.0 * games.iter().filter(|g| g.reason == reason).count() as f64 / n;
+            line.push_str(&format!(" {:>10.1}%", share));
+        }
+        println!("{line}");
+    }
+}

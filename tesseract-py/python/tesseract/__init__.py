@@ -1,0 +1,53 @@
+"""Tesseract: 4D chess on a 5x5x5x5 board, classic chess and Chess960, from Rust.
+
+A python-chess-like API over the Tesseract crates::
+
+    import tesseract
+
+    board = tesseract.Board.tesseract("standard")   # 4D; Board() is the chess start
+    print(len(board.legal_moves))                     # 226
+    board.push_uci("22132313")                        # moves as eight digits in 4D, UCI in 2D
+    print(board.perft(2))                             # 50420 (without the GIL, on every core)
+    reply = tesseract.engine.play(board, "club", seed=7)
+
+Every error is an exception: ``FenError``, ``InvalidMoveError`` and ``IllegalMoveError`` are
+``ValueError`` subclasses carrying the library's messages.
+"""
+
+from . import engine
+from ._tesseract import (
+    Analysis,
+    Board,
+    FenError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Outcome,
+    Piece,
+    Termination,
+    __version__,
+)
+
+WHITE: bool = True
+"""The side that moves first (``Board.turn`` is True when White is to move)."""
+BLACK: bool = False
+"""The side that moves second."""
+STARTING_FEN: str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+"""The classic chess start, as python-chess names it."""
+
+__all__ = [
+    "Analysis",
+    "BLACK",
+    "Board",
+    "FenError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Outcome",
+    "Piece",
+    "STARTING_FEN",
+    "Termination",
+    "WHITE",
+    "__version__",
+    "engine",
+]

@@ -1,0 +1,221 @@
+"""Type stubs of the extension module ``tesseract._tesseract`` (re-exported by ``tesseract``)."""
+
+from typing import Any, Optional, Sequence, Tuple, Union, final
+
+__all__ = [
+    "Analysis",
+    "Board",
+    "FenError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Outcome",
+    "Piece",
+    "Termination",
+    "__version__",
+    "engine_analyse",
+    "engine_play",
+]
+
+__version__: str
+
+_Cell = Union[int, str, Tuple[int, ...], Sequence[int]]
+"""A cell: an index ``(x-1) + n(y-1) + n²(z-1) + n³(w-1)``, a tuple of 1-based coordinates (one per
+axis), or a name (``"e4"`` in 2D, ``"2313"`` in 4D)."""
+
+class FenError(ValueError):
+    """A position text that is malformed or describes no valid position."""
+
+class InvalidMoveError(ValueError):
+    """A move text that is not a move on this board (malformed, or for a board of another shape)."""
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that is not legal in the position."""
+
+@final
+class Move:
+    """A legal move of some position. Moves come from a board; equal when the same move on a board of
+    the same shape."""
+
+    @property
+    def from_cell(self) -> int:
+        """The index of the cell the piece leaves."""
+    @property
+    def to_cell(self) -> int:
+        """The index of the cell the move text names (g1 for classic castling, the rook's cell in
+        Chess960 mode)."""
+    @property
+    def promotion(self) -> Optional[str]:
+        """The upper-case letter of the promotion piece, or None."""
+    def uci(self) -> str:
+        """The move text: eight digits (and a promotion letter) in 4D, UCI in 2D."""
+    def text(self) -> str:
+        """The move text, as ``uci()``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Piece:
+    """A piece: its colour and kind."""
+
+    @property
+    def color(self) -> bool:
+        """True for White, False for Black."""
+    @property
+    def role(self) -> str:
+        """king, queen, rook, bishop, knight, unicorn, dragon, pawn (2D), Y-pawn or W-pawn."""
+    def symbol(self) -> str:
+        """The FEN/TFEN letter, upper case for White."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Termination:
+    """Why a game ended (python-chess's names)."""
+
+    CHECKMATE: Termination
+    STALEMATE: Termination
+    INSUFFICIENT_MATERIAL: Termination
+    FIFTY_MOVES: Termination
+    THREEFOLD_REPETITION: Termination
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __int__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Outcome:
+    """How a game ended."""
+
+    @property
+    def termination(self) -> Termination: ...
+    @property
+    def winner(self) -> Optional[bool]:
+        """True for White, False for Black, None for a draw."""
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Analysis:
+    """What the engine found."""
+
+    @property
+    def move(self) -> Move: ...
+    @property
+    def score(self) -> str:
+        """``cp 23`` or ``mate 3`` (negative: the side to move gets mated)."""
+    @property
+    def cp(self) -> Optional[int]: ...
+    @property
+    def mate(self) -> Optional[int]: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def pv(self) -> list[Move]: ...
+
+@final
+class Board:
+    """A game on a board of any shape: 4D Tesseract, chess, Chess960, and boards of 1 to 4 axes of
+    side 3 to 9."""
+
+    def __new__(cls, fen: Optional[str] = None, *, chess960: Optional[bool] = None) -> Board: ...
+    @staticmethod
+    def tesseract(army: str = "standard") -> Board:
+        """The 4D start: army ``light``, ``standard`` or ``dense``."""
+    @staticmethod
+    def chess() -> Board: ...
+    @staticmethod
+    def chess960(n: int) -> Board:
+        """Chess960 start position n (Scharnagl 0..959), in Chess960 mode."""
+    @staticmethod
+    def from_chess960_pos(n: int) -> Board: ...
+    @staticmethod
+    def from_start(name: str) -> Board:
+        """``light``, ``standard``, ``dense``, ``classic`` or ``chess960:N``."""
+    @staticmethod
+    def from_moves(fen: str, moves: Sequence[str], chess960: Optional[bool] = None) -> Board: ...
+    @staticmethod
+    def from_chess(board: Any) -> Board:
+        """From a python-chess ``chess.Board`` (root position and move stack)."""
+    def to_chess(self) -> Any:
+        """To a python-chess ``chess.Board`` (8x8 only)."""
+    @property
+    def legal_moves(self) -> list[Move]: ...
+    def is_legal(self, mv: Union[Move, str]) -> bool: ...
+    def parse_uci(self, text: str) -> Move: ...
+    def push(self, mv: Union[Move, str]) -> None: ...
+    def push_uci(self, text: str) -> Move: ...
+    def pop(self) -> Move: ...
+    def peek(self) -> Move: ...
+    @property
+    def move_stack(self) -> list[Move]: ...
+    def is_check(self) -> bool: ...
+    def is_checkmate(self) -> bool: ...
+    def is_stalemate(self) -> bool: ...
+    def is_repetition(self, count: int = 3) -> bool: ...
+    def is_fifty_moves(self) -> bool: ...
+    def outcome(self, *, claim_draw: bool = True) -> Optional[Outcome]: ...
+    def is_game_over(self, *, claim_draw: bool = True) -> bool: ...
+    def fen(self, *, shredder: bool = False) -> str: ...
+    @property
+    def turn(self) -> bool:
+        """True when White is to move."""
+    @property
+    def chess960_mode(self) -> bool: ...
+    def zobrist_hash(self) -> int: ...
+    @property
+    def hash(self) -> int: ...
+    @property
+    def dims(self) -> int: ...
+    @property
+    def side(self) -> int: ...
+    @property
+    def cell_count(self) -> int: ...
+    @property
+    def halfmove_clock(self) -> int: ...
+    @property
+    def fullmove_number(self) -> int: ...
+    @property
+    def ep_square(self) -> Optional[int]: ...
+    def ply(self) -> int: ...
+    def piece_at(self, cell: _Cell) -> Optional[Piece]: ...
+    def piece_map(self) -> dict[int, Piece]: ...
+    def cell_index(self, cell: _Cell) -> int: ...
+    def cell_name(self, cell: _Cell) -> str: ...
+    def coords(self, cell: _Cell) -> Tuple[int, ...]: ...
+    def copy(self, *, stack: bool = True) -> Board: ...
+    def root(self) -> Board: ...
+    def perft(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> int: ...
+    def divide(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> dict[str, int]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
+    def __copy__(self) -> Board: ...
+    def __deepcopy__(self, memo: Any) -> Board: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str, list[str], bool]]: ...
+
+def engine_play(
+    board: Board,
+    tier: Optional[str] = None,
+    *,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+    seed: int = 0,
+) -> Move:
+    """The engine's move (tier beginner/club/expert/master, default club; or nodes/depth limits)."""
+
+def engine_analyse(
+    board: Board,
+    tier: Optional[str] = None,
+    *,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+    seed: int = 0,
+) -> Analysis:
+    """As ``engine_play``, with the score, depth, nodes and principal variation."""

@@ -1,0 +1,10 @@
+"""The Tesseract engine (tesseract-search): its move for a board, at a tier or within explicit limits.
+
+``play(board, tier="club", *, nodes=None, depth=None, seed=0) -> Move`` and ``analyse(...) -> Analysis``.
+Both are deterministic: the same board (position and earlier positions), tier, limits and seed give the
+same move on any machine (no clock is involved), and both run without the GIL.
+"""
+
+from ._tesseract import Analysis, engine_analyse as analyse, engine_play as play
+
+__all__ = ["Analysis", "analyse", "play"]

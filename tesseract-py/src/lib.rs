@@ -1,0 +1,55 @@
+//! Python bindings of the Tesseract crates (PyO3, built into a wheel by maturin): the extension module
+//! `tesseract._tesseract`, which the Python package `tesseract` (in `python/tesseract/`) re-exports.
+//!
+//! The API is close to python-chess's where it fits: a `Board` of any shape (4D
+//! Tesseract, chess, Chess960, and every board of 1 to 4 axes the board crate reads) with `legal_moves`,
+//! `push`, `pop`, `outcome`, `fen`, `perft`; `Move` and `Piece` values; the engine as
+//! `tesseract.engine.play`; conversion to and from python-chess's `chess.Board`. The README of this crate
+//! has the Python API, the install command and the tests; the type stubs are in
+//! `python/tesseract/_tesseract.pyi`.
+//!
+//! # Choices
+//!
+//! - **No panics across the boundary.** Every value from Python is checked: position texts (at most
+//!   64 KiB) raise `FenError`, move texts `InvalidMoveError` or `IllegalMoveError` (all `ValueError`
+//!   subclasses, with the library's messages), cells and counts `ValueError`; a method that raises leaves
+//!   the board unchanged.
+//! - **Enough stack on any thread**: a move list is 61 KB on the stack, and Python threads may have small
+//!   stacks; calls into the generator move to a fresh stack segment when the thread's is short (`stack`).
+//! - **The GIL is released** (`Python::detach`) for perft, divide and the engine, on a copy of the
+//!   position, so that the board is not borrowed meanwhile.
+//! - **No `extension-module` feature**: deprecated in PyO3 0.30, since maturin (1.9.4 and later) tells
+//!   PyO3 itself not to link libpython. The crate is an ordinary workspace member: `cargo clippy` checks
+//!   it, and it has no Rust test target (a test binary would need libpython); its tests are Python's.
+#![deny(missing_docs)]
+// No `forbid(unsafe_code)`: the code PyO3's macros generate is unsafe.
+
+mod board;
+mod cells;
+mod engine;
+mod errors;
+mod moves;
+mod outcome;
+mod stack;
+
+use pyo3::prelude::*;
+
+/// The extension module, imported by the `tesseract` package as `tesseract._tesseract`.
+#[pymodule]
+#[pyo3(name = "_tesseract")]
+fn tesseract_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<board::Board>()?;
+    m.add_class::<moves::PyMove>()?;
+    m.add_class::<moves::PyPiece>()?;
+    m.add_class::<outcome::Outcome>()?;
+    m.add_class::<outcome::Termination>()?;
+    m.add_class::<engine::Analysis>()?;
+    m.add_function(wrap_pyfunction!(engine::engine_play, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::engine_analyse, m)?)?;
+    m.add("FenError", py.get_type::<errors::FenError>())?;
+    m.add("InvalidMoveError", py.get_type::<errors::InvalidMoveError>())?;
+    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

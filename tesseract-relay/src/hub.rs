@@ -1,0 +1,251 @@
+//! The local registry: which connections of this process are joined to which match, the limits on
+//! both, and the fan-out of a frame to the other connections of its match.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::Bytes;
+use tokio::sync::{Notify, mpsc, oneshot};
+
+/// The number of a connection, unique within one process.
+pub(crate) type ConnId = u64;
+
+/// What a connection's writer sends to its client.
+#[derive(Debug, Clone)]
+pub(crate) enum Out {
+    /// A frame of another connection of the match, as one binary message.
+    Frame(Bytes),
+    /// The text message `joined`: another connection joined the match.
+    Joined,
+}
+
+/// Why the relay closes a connection: a WebSocket close code and its reason.
+pub(crate) type Close = (u16, &'static str);
+
+/// A request to close one connection, from outside its task (a full queue, Redis lost, shutdown).
+#[derive(Debug, Default)]
+pub(crate) struct Control {
+    notify: Notify,
+    close: Mutex<Option<Close>>,
+}
+
+impl Control {
+    /// Asks the connection to close with `close` (the first request wins).
+    pub(crate) fn close(&self, close: Close) {
+        lock(&self.close).get_or_insert(close);
+        self.notify.notify_one();
+    }
+
+    /// Resolves when a close was requested.
+    pub(crate) async fn closed(&self) -> Close {
+        loop {
+            if let Some(close) = *lock(&self.close) {
+                return close;
+            }
+            // `notify_one` stores a permit when nobody waits, so no request is missed.
+            self.notify.notified().await;
+        }
+    }
+}
+
+/// One joined connection, as the hub sees it.
+#[derive(Debug)]
+pub(crate) struct Peer {
+    pub(crate) id: ConnId,
+    pub(crate) tx: mpsc::Sender<Out>,
+    pub(crate) control: Arc<Control>,
+}
+
+/// A subscription change for the Redis task, sent in the order of the hub's own changes.
+#[derive(Debug)]
+pub(crate) enum SubCmd {
+    /// A connection joined `match_id`; `first` when it is the process's first one there (subscribe).
+    /// `ack` gets `true` once the subscription is in place (also when it already was).
+    Join { match_id: Arc<str>, first: bool, ack: oneshot::Sender<bool> },
+    /// The process's last connection of `match_id` left (unsubscribe).
+    Leave { match_id: Arc<str> },
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    matches: HashMap<Arc<str>, Vec<Peer>>,
+    connections: usize,
+    shutting_down: bool,
+}
+
+/// The counters of `/stats` that are not read from the registry itself.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub(crate) frames_forwarded: AtomicU64,
+    pub(crate) bytes_forwarded: AtomicU64,
+}
+
+/// The registry of the matches and connections of this process.
+#[derive(Debug)]
+pub(crate) struct Hub {
+    inner: Mutex<Inner>,
+    max_per_match: usize,
+    max_matches: usize,
+    max_connections: usize,
+    /// Connections from the accepted upgrade to the end of their task (the `--max-connections` count).
+    slots: Arc<AtomicUsize>,
+    /// Set in Redis mode: subscription changes, sent while the registry is locked so they keep its order.
+    subs: Option<mpsc::UnboundedSender<SubCmd>>,
+    pub(crate) counters: Counters,
+}
+
+/// A reserved connection slot, given back when dropped.
+#[derive(Debug)]
+pub(crate) struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A snapshot of the registry for `/stats`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Snapshot {
+    pub(crate) matches: usize,
+    pub(crate) connections: usize,
+}
+
+/// Locks a mutex, ignoring poisoning (no code that holds one of these locks can panic, and the data stay
+/// consistent at every step anyway).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Hub {
+    pub(crate) fn new(
+        max_per_match: usize,
+        max_matches: usize,
+        max_connections: usize,
+        subs: Option<mpsc::UnboundedSender<SubCmd>>,
+    ) -> Hub {
+        Hub {
+            inner: Mutex::new(Inner::default()),
+            max_per_match,
+            max_matches,
+            max_connections,
+            slots: Arc::new(AtomicUsize::new(0)),
+            subs,
+            counters: Counters::default(),
+        }
+    }
+
+    /// Reserves a connection slot, or `None` when `--max-connections` are open.
+    pub(crate) fn reserve(&self) -> Option<Slot> {
+        self.slots
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < self.max_connections).then_some(n + 1))
+            .ok()
+            .map(|_| Slot(self.slots.clone()))
+    }
+
+    /// The number of reserved slots (connections not yet finished).
+    pub(crate) fn open_slots(&self) -> usize {
+        self.slots.load(Ordering::Acquire)
+    }
+
+    /// Whether a connection to `match_id` could join now as far as `--max-matches` goes (the check
+    /// before the upgrade; [`Hub::join`] checks again).
+    pub(crate) fn room_for_match(&self, match_id: &str) -> bool {
+        let inner = lock(&self.inner);
+        inner.matches.contains_key(match_id) || inner.matches.len() < self.max_matches
+    }
+
+    /// Joins `peer` to `match_id` and sends `joined` to the match's other connections. Returns whether
+    /// the peer is the process's first connection of the match, and in Redis mode the receiver of the
+    /// subscription's acknowledgement.
+    pub(crate) fn join(
+        &self,
+        match_id: &Arc<str>,
+        peer: Peer,
+    ) -> Result<(bool, Option<oneshot::Receiver<bool>>), Close> {
+        let mut inner = lock(&self.inner);
+        if inner.shutting_down {
+            return Err((1001, "relay shutting down"));
+        }
+        let first = !inner.matches.contains_key(match_id.as_ref());
+        if first && inner.matches.len() >= self.max_matches {
+            return Err((1013, "too many matches"));
+        }
+        let peers = inner.matches.entry(match_id.clone()).or_default();
+        if peers.len() >= self.max_per_match {
+            return Err((4008, "match full"));
+        }
+        for other in peers.iter() {
+            deliver(other, Out::Joined, &self.counters);
+        }
+        peers.push(peer);
+        inner.connections += 1;
+        let ack = self.subs.as_ref().map(|subs| {
+            let (ack, rx) = oneshot::channel();
+            // The receiver lives as long as the hub; if it is gone the acknowledgement never comes and
+            // the joiner sees a closed channel.
+            let _ = subs.send(SubCmd::Join { match_id: match_id.clone(), first, ack });
+            rx
+        });
+        Ok((first, ack))
+    }
+
+    /// Removes connection `id` from `match_id` (nothing if it is not there).
+    pub(crate) fn leave(&self, match_id: &Arc<str>, id: ConnId) {
+        let mut inner = lock(&self.inner);
+        let Some(peers) = inner.matches.get_mut(match_id.as_ref()) else { return };
+        let Some(at) = peers.iter().position(|p| p.id == id) else { return };
+        peers.swap_remove(at);
+        let last = peers.is_empty();
+        inner.connections -= 1;
+        if last {
+            inner.matches.remove(match_id.as_ref());
+            if let Some(subs) = &self.subs {
+                let _ = subs.send(SubCmd::Leave { match_id: match_id.clone() });
+            }
+        }
+    }
+
+    /// Hands `out` to every connection of `match_id` but `from`. A connection whose queue is full is
+    /// told to close (it reads too slowly); nobody waits for it.
+    pub(crate) fn forward(&self, match_id: &str, from: Option<ConnId>, out: &Out) {
+        let inner = lock(&self.inner);
+        if let Some(peers) = inner.matches.get(match_id) {
+            for peer in peers.iter().filter(|p| Some(p.id) != from) {
+                deliver(peer, out.clone(), &self.counters);
+            }
+        }
+    }
+
+    /// Asks every connection to close with `close`; with `shutdown`, also refuses every later join.
+    pub(crate) fn close_all(&self, close: Close, shutdown: bool) {
+        let mut inner = lock(&self.inner);
+        inner.shutting_down |= shutdown;
+        for peer in inner.matches.values().flatten() {
+            peer.control.close(close);
+        }
+    }
+
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        let inner = lock(&self.inner);
+        Snapshot { matches: inner.matches.len(), connections: inner.connections }
+    }
+}
+
+fn deliver(peer: &Peer, out: Out, counters: &Counters) {
+    let bytes = match &out {
+        Out::Frame(b) => Some(b.len() as u64),
+        Out::Joined => None,
+    };
+    match peer.tx.try_send(out) {
+        Ok(()) => {
+            if let Some(bytes) = bytes {
+                counters.frames_forwarded.fetch_add(1, Ordering::Relaxed);
+                counters.bytes_forwarded.fetch_add(bytes, Ordering::Relaxed);
+            }
+        }
+        Err(mpsc::error::TrySendError::Full(_)) => peer.control.close((1008, "too slow")),
+        Err(mpsc::error::TrySendError::Closed(_)) => {}
+    }
+}

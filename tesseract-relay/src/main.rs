@@ -1,0 +1,157 @@
+//! `tesseract-relay`: the WebSocket relay for online Tesseract matches (see the crate's README).
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
+use tesseract_relay::{Config, Relay};
+
+/// A WebSocket relay for online Tesseract matches between browsers.
+///
+/// `GET /match/{id}` upgrades to a WebSocket (id: 1 to 64 characters of A-Z a-z 0-9 _ -). Each binary
+/// message is one frame, forwarded unchanged to every other connection of the same match id; a joining
+/// connection makes the others receive the text message `joined`. The relay knows no keys: frames are
+/// authenticated end to end by the players. `GET /health` answers `ok`, `GET /stats` a JSON object of
+/// counters. Prints `relay listening on http://ADDR/` once it listens; stops on SIGINT or SIGTERM.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about)]
+struct Args {
+    /// The address to listen on (port 0: any free port, printed at start).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8090")]
+    listen: SocketAddr,
+
+    /// The largest message a client may send (256 to 1048576 bytes); a larger one is refused by its
+    /// header, before it is read, and closes the sender's connection with 1009.
+    #[arg(long, value_name = "BYTES", default_value_t = 1024,
+          value_parser = RangedU64ValueParser::<usize>::new().range(256..=1_048_576))]
+    max_frame: usize,
+
+    /// Messages a second each connection may send (1 to 1000000), in bursts of up to twice as many (every
+    /// message counts, pings and pongs too); going over closes the connection with 1008.
+    #[arg(long, value_name = "FRAMES_PER_SECOND", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    rate: u32,
+
+    /// A connection that sends nothing at all (no pong either) for this long is closed with 1001
+    /// (1 to 86400 seconds); the relay pings every connection every quarter of it.
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    idle_timeout: u64,
+
+    /// Connections per match id (2 to 64: two players, and a stale socket each while they reconnect); a
+    /// further one is closed with 4008 `match full`.
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = RangedU64ValueParser::<usize>::new().range(2..=64))]
+    max_per_match: usize,
+
+    /// Match ids with connections at once (1 to 10000000); a connection that would open one more is
+    /// refused with HTTP 503 (or closed with 1013 if the last place went during its upgrade).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=10_000_000))]
+    max_matches: usize,
+
+    /// WebSocket connections at once (1 to 10000000); a further one is refused with HTTP 503. Each takes a
+    /// file descriptor: raise `ulimit -n` above this.
+    #[arg(long, value_name = "N", default_value_t = 20_000,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=10_000_000))]
+    max_connections: usize,
+
+    /// Redis URL (redis://HOST:PORT/DB): relay processes sharing it serve the same matches, frames
+    /// crossing over Redis pub/sub on channel `tesseract-relay:{id}`. Without it, frames stay in this
+    /// process.
+    #[arg(long, value_name = "URL", value_parser = redis_url)]
+    redis: Option<String>,
+
+    /// Also serve the files of DIR read-only at `/` (index.html for directories; GET and HEAD only), so
+    /// one command serves the page and its relay on one origin.
+    #[arg(long = "static", value_name = "DIR", value_parser = directory)]
+    static_dir: Option<PathBuf>,
+}
+
+fn redis_url(s: &str) -> Result<String, String> {
+    if !s.starts_with("redis://") {
+        return Err("expected a URL redis://HOST:PORT/DB".to_string());
+    }
+    redis::Client::open(s).map(|_| s.to_string()).map_err(|e| e.to_string())
+}
+
+fn directory(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    if path.is_dir() { Ok(path) } else { Err("not a directory".to_string()) }
+}
+
+/// A future that resolves on SIGINT or (on Unix) SIGTERM. The handlers are installed at once, so a
+/// signal that comes before the future is first polled is not lost (nor kills the process).
+fn signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate())?;
+        let mut int = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let config = Config {
+        listen: args.listen,
+        max_frame: args.max_frame,
+        rate: args.rate,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        max_per_match: args.max_per_match,
+        max_matches: args.max_matches,
+        max_connections: args.max_connections,
+        redis: args.redis,
+        static_dir: args.static_dir,
+        ..Config::default()
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("tesseract-relay: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let stop = match signal() {
+            Ok(stop) => stop,
+            Err(e) => {
+                eprintln!("tesseract-relay: cannot install the signal handlers: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let relay = match Relay::bind(config).await {
+            Ok(relay) => relay,
+            Err(e) => {
+                eprintln!("tesseract-relay: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "relay listening on http://{}/", relay.local_addr());
+        let _ = out.flush();
+        drop(out);
+        match relay.serve(stop).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tesseract-relay: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

@@ -1,0 +1,213 @@
+//! Shared helpers of the relay's tests: a relay in this process on a free loopback port, WebSocket
+//! clients, a minimal HTTP client.
+
+// Each test binary uses a subset of these helpers.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tesseract_relay::{Config, Relay};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A client's WebSocket.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How long a test waits for something that should happen.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A relay serving in this process, stopped by [`Server::stop`] (or when the test's runtime ends).
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), tesseract_relay::Error>>>,
+}
+
+impl Server {
+    /// Starts a relay with `config` (its `listen` is used as given: 127.0.0.1:0 unless a test says).
+    pub async fn start(config: Config) -> Server {
+        let relay = Relay::bind(config).await.expect("the relay starts");
+        let addr = relay.local_addr();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(relay.serve(async move {
+            let _ = stopped.await;
+        }));
+        Server { addr, stop: Some(stop), task: Some(task) }
+    }
+
+    /// Stops the relay and waits until it has closed its socket and connections.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let task = self.task.take().unwrap();
+        tokio::time::timeout(PATIENCE, task).await.expect("the relay stops in time").unwrap().unwrap();
+    }
+
+    /// A WebSocket client joined to match `id`.
+    pub async fn join(&self, id: &str) -> Ws {
+        join(self.addr, id).await
+    }
+
+    /// `GET path`: status and body.
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        let (status, _, body) = http(self.addr, "GET", path, &[]).await;
+        (status, body)
+    }
+
+    /// The counters of `/stats`.
+    pub async fn stats(&self) -> serde_json::Value {
+        let (status, body) = self.get("/stats").await;
+        assert_eq!(status, 200);
+        serde_json::from_str(&body).expect("/stats is JSON")
+    }
+}
+
+/// The settings of a test relay: loopback, any free port, the binary's defaults otherwise.
+pub fn config() -> Config {
+    Config { listen: "127.0.0.1:0".parse().unwrap(), ..Config::default() }
+}
+
+/// A WebSocket client joined to match `id` of the relay at `addr`.
+pub async fn join(addr: SocketAddr, id: &str) -> Ws {
+    let (ws, response) =
+        tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(format!("ws://{addr}/match/{id}")))
+            .await
+            .expect("the upgrade answers in time")
+            .expect("the upgrade succeeds");
+    assert_eq!(response.status(), 101);
+    ws
+}
+
+/// The next data message (binary, text or close), skipping pings and pongs; `None` when the connection
+/// ended without one.
+pub async fn next(ws: &mut Ws) -> Option<Message> {
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(message)) => return Some(message),
+                Some(Err(_)) | None => return None,
+            }
+        }
+    })
+    .await
+    .expect("a message comes in time")
+}
+
+/// The next message, which must be this binary frame.
+pub async fn expect_frame(ws: &mut Ws, frame: &[u8]) {
+    match next(ws).await {
+        Some(Message::Binary(got)) => assert_eq!(&got[..], frame),
+        other => panic!("expected a frame of {} bytes, got {other:?}", frame.len()),
+    }
+}
+
+/// The next message, which must be the text `joined`.
+pub async fn expect_joined(ws: &mut Ws) {
+    match next(ws).await {
+        Some(Message::Text(text)) => assert_eq!(text.as_str(), "joined"),
+        other => panic!("expected joined, got {other:?}"),
+    }
+}
+
+/// The next message, which must be a close frame: its code and reason.
+pub async fn expect_close(ws: &mut Ws) -> (u16, String) {
+    match next(ws).await {
+        Some(Message::Close(Some(frame))) => (u16::from(frame.code), frame.reason.as_str().to_string()),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+}
+
+/// Nothing but pings and pongs arrives for `time`.
+pub async fn expect_silence(ws: &mut Ws, time: Duration) {
+    let got = tokio::time::timeout(time, async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                other => return other,
+            }
+        }
+    })
+    .await;
+    if let Ok(message) = got {
+        panic!("expected silence, got {message:?}");
+    }
+}
+
+/// Sends one binary frame.
+pub async fn send(ws: &mut Ws, frame: &[u8]) {
+    ws.send(Message::binary(frame.to_vec())).await.expect("the frame is sent");
+}
+
+/// A frame of `len` bytes numbered `n`.
+pub fn frame(n: u32, len: usize) -> Vec<u8> {
+    let mut f = n.to_be_bytes().to_vec();
+    f.extend((0..len.saturating_sub(4)).map(|i| (i as u32 ^ n) as u8));
+    f.truncate(len);
+    f
+}
+
+/// One HTTP/1.1 request on a fresh connection (`Connection: close` unless `headers` has a `Connection`
+/// header), read to the end: status, headers (lower-case names), body.
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    if !headers.iter().any(|h| h.to_ascii_lowercase().starts_with("connection:")) {
+        request.push_str("Connection: close\r\n");
+    }
+    for h in headers {
+        request.push_str(h);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::timeout(PATIENCE, read_answer(&mut stream, method == "HEAD")).await.expect("the answer comes in time")
+}
+
+/// Reads an HTTP answer: its head, then a body of its `content-length` (none for HEAD), or to the end.
+async fn read_answer(stream: &mut TcpStream, head_only: bool) -> (u16, Vec<(String, String)>, String) {
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8];
+        stream.read_exact(&mut byte).await.expect("a complete head");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).unwrap();
+    let mut lines = head.lines();
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let length = headers.iter().find(|(k, _)| k == "content-length").map(|(_, v)| v.parse::<usize>().unwrap());
+    let mut body = Vec::new();
+    match length {
+        _ if head_only => {}
+        Some(length) => {
+            body.resize(length, 0);
+            stream.read_exact(&mut body).await.unwrap();
+        }
+        None => {
+            stream.read_to_end(&mut body).await.unwrap();
+        }
+    }
+    (status, headers, String::from_utf8(body).unwrap())
+}
+
+/// The headers of a WebSocket upgrade request.
+pub const UPGRADE: [&str; 4] = [
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Version: 13",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+];

@@ -1,0 +1,220 @@
+//! The experiment example's command line: small runs write a CSV with its header and one row a game and
+//! a JSON that parses to the same games, the same seed gives the same output whatever the threads, and
+//! bad arguments are refused with exit code 2 before any game.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::stdout;
+
+fn run(args: &[&str]) -> Output {
+    common::run_example("experiment", args, "")
+}
+
+/// A fresh folder of this test process.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tesseract-experiment-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const HEADER: &str = "start,game,seed,white,black,plies,result,reason,mean_branching,max_branching,captures,\
+promotions,checks,white_pieces,black_pieces,engine_nodes";
+
+/// The output without its `time` line, which is the only one that changes from run to run.
+fn without_time(text: &str) -> String {
+    text.lines().filter(|l| !l.starts_with("time ")).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_small_run_writes_csv_json_and_a_summary() {
+    let dir = temp_dir("small");
+    let (csv, json) = (dir.join("out.csv"), dir.join("out.json"));
+    let out = run(&[
+        "--games",
+        "3",
+        "--armies",
+        "light,raumschach,classic",
+        "--max-plies",
+        "60",
+        "--seed",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(*lines.last().unwrap(), "games 9", "{text}");
+    assert!(lines[lines.len() - 2].starts_with("time "), "{text}");
+    assert!(lines[1].starts_with("start ") && lines[1].contains("ply_cap"), "{text}");
+    for name in ["light", "raumschach", "classic"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("{name} ")) && l.contains(" 3 ")), "{name}: {text}");
+    }
+
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows[0], HEADER);
+    assert_eq!(rows.len(), 1 + 9);
+    for (i, row) in rows[1..].iter().enumerate() {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields.len(), 16, "{row}");
+        assert_eq!(fields[0], ["light", "raumschach", "classic"][i / 3]);
+        assert_eq!(fields[1], (i % 3).to_string());
+        assert_eq!(&fields[3..5], ["random", "random"]);
+        let plies: usize = fields[5].parse().unwrap();
+        assert!(plies <= 60 && (fields[7] != "ply_cap" || plies == 60), "{row}");
+    }
+
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["seed"], 5);
+    assert_eq!(report["max_plies"], 60);
+    assert_eq!(report["starts"], serde_json::json!(["light", "raumschach", "classic"]));
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 9);
+    // The JSON's games are the CSV's rows.
+    for (game, row) in games.iter().zip(&rows[1..]) {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(game["start"], fields[0]);
+        assert_eq!(game["seed"].as_u64().unwrap().to_string(), fields[2]);
+        assert_eq!(game["plies"].as_u64().unwrap().to_string(), fields[5]);
+        assert_eq!(game["reason"], fields[7]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_output_whatever_the_threads() {
+    let dir = temp_dir("same");
+    let mut outputs = Vec::new();
+    for (i, (seed, threads)) in [("7", "1"), ("7", "2"), ("8", "2")].into_iter().enumerate() {
+        let csv = dir.join(format!("{i}.csv"));
+        let out = run(&[
+            "--games",
+            "4",
+            "--armies",
+            "standard,chess960:100",
+            "--max-plies",
+            "80",
+            "--seed",
+            seed,
+            "--threads",
+            threads,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        outputs.push((without_time(&stdout(&out)), std::fs::read(&csv).unwrap()));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_ne!(outputs[0].1, outputs[2].1);
+    // Game 2 of the run, played alone, is the same game.
+    let csv = dir.join("alone.csv");
+    let args = ["--games", "1", "--first-game", "2", "--armies", "standard", "--max-plies", "80", "--seed", "7"];
+    let out = run(&[&args[..], &["--csv", csv.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let alone = std::fs::read_to_string(&csv).unwrap();
+    let full = String::from_utf8(outputs[0].1.clone()).unwrap();
+    assert_eq!(alone.lines().nth(1), full.lines().nth(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engines_play_too() {
+    let out =
+        run(&["--games", "1", "--armies", "light", "--white", "beginner", "--black", "nodes=300", "--max-plies", "4"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains("white beginner, black nodes=300"), "{text}");
+    assert!(text.ends_with("games 1\n"), "{text}");
+}
+
+#[test]
+fn bad_arguments_exit_2_before_any_game() {
+    let dir = temp_dir("bad");
+    let same = dir.join("same.out");
+    let same = same.to_str().unwrap();
+    let missing = dir.join("no-such-folder").join("out.csv");
+    let folder = dir.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--games", "0"], "0 is not in 1..=1000000"),
+        (vec!["--games", "1000001"], "is not in 1..=1000000"),
+        (vec!["--games", "18446744073709551616"], "--games"),
+        (vec!["--games", "-1"], "'-1'"),
+        (vec!["--first-game", "1000001"], "is not in 0..=1000000"),
+        (vec!["--max-plies", "0"], "0 is not in 1..=1000000"),
+        (vec!["--threads", "0"], "0 is not in 1..=1024"),
+        (vec!["--threads", "1025"], "is not in 1..=1024"),
+        (vec!["--seed", "x"], "--seed"),
+        (vec!["--white", "grandmaster"], "unknown player \"grandmaster\""),
+        (vec!["--black", "nodes=0"], "expected a node budget from 1 to 1000000000"),
+        (vec!["--black", "nodes=1000000001"], "expected a node budget"),
+        (vec!["--armies", "medium"], "--armies: unknown start \"medium\""),
+        (vec!["--armies", ""], "--armies: unknown start \"\""),
+        (vec!["--armies", "light,"], "--armies: unknown start \"\""),
+        (vec!["--armies", "chess960:960"], "--armies: "),
+        (vec!["--armies", "classic,classic"], "\"classic\" is named twice"),
+        (vec!["--csv", missing.to_str().unwrap()], "does not exist"),
+        (vec!["--json", folder], "is a folder"),
+        (vec!["--csv", same, "--json", same], "the same file"),
+        (vec!["--bogus"], "--bogus"),
+    ];
+    for (args, message) in cases {
+        // A small run, should the refusal fail: the base flags the case does not set itself.
+        let mut all: Vec<&str> = Vec::new();
+        for (flag, value) in [("--games", "1"), ("--max-plies", "2")] {
+            if !args.contains(&flag) {
+                all.extend([flag, value]);
+            }
+        }
+        all.extend(&args);
+        let out = run(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: no game may start");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    assert!(!std::path::Path::new(same).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's figure: the summary of 100 random games from each army, seed 1, line for line (the games
+/// are the same on every machine; only the time differs).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "300 whole games, half a minute in debug; run in the optimised pass")]
+fn the_readme_summary_of_random_games() {
+    let dir = temp_dir("readme");
+    let csv = dir.join("out.csv");
+    let out = run(&[
+        "--games",
+        "100",
+        "--armies",
+        "light,standard,dense",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--seed",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let expected = "\
+experiment: 100 games from each of light,standard,dense, white random, black random, seed 1, first game 0, max plies 10000
+start      games      plies branching  white   draw  black   checkmate   stalemate   dead_draw   threefold fifty_moves     ply_cap
+light        100      828.6     223.0      2     91      7        9.0%        0.0%        0.0%        0.0%       91.0%        0.0%
+standard     100     1163.2     236.1      9     88      3       12.0%        0.0%        0.0%        0.0%       88.0%        0.0%
+dense        100     1286.9     242.6      7     83     10       17.0%        0.0%        0.0%        0.0%       83.0%        0.0%
+games 300";
+    assert_eq!(without_time(&stdout(&out)), expected);
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 301);
+    let _ = std::fs::remove_dir_all(&dir);
+}
