@@ -78,6 +78,14 @@ impl Invitation {
 /// The start names a match can use, written one way only: `light`, `standard`, `dense`, `classic`,
 /// `chess960:N` (N from 0 to 959, no sign or leading zero).
 fn canonical_start(name: &str) -> Result<String, String> {
+    // The board crate knows other starts too (the 3D raumschach): the page plays 8x8 and 5^4 only.
+    let known = matches!(name, "light" | "standard" | "dense" | "classic") || name.starts_with("chess960:");
+    if !known {
+        return Err(format!(
+            "unknown start {:?}: expected light, standard, dense, classic or chess960:N",
+            shorten(name)
+        ));
+    }
     start::by_name(name)?;
     let canonical = match name.strip_prefix("chess960:") {
         Some(n) => format!("chess960:{}", n.parse::<u32>().map_err(|e| e.to_string())?),

@@ -320,6 +320,7 @@ fn invitations_are_checked_field_by_field() {
         (with(2, "chess960:0518"), "written \"chess960:518\""),
         (with(2, "chess960:960"), "start"),
         (with(2, "Standard"), "start"),
+        (with(2, "raumschach"), "unknown start"),
         (with(3, "00"), "match id"),
         (with(4, &secret[..63]), "secret"),
         (with(4, &format!("{}g", &secret[..63])), "secret"),
@@ -350,6 +351,8 @@ fn identities_are_64_hex_digits_of_a_valid_key() {
     }
     assert!(Online::create("classic", "green", &k).unwrap_err().contains("colour"));
     assert!(Online::create("chess", "w", &k).is_err());
+    // A start of the board crate on another board (3D): the page plays 8x8 and 5^4 only.
+    assert!(Online::create("raumschach", "w", &k).unwrap_err().contains("unknown start"));
 }
 
 #[test]
