@@ -2,7 +2,8 @@
 """The declared minimum Rust version of every workspace crate, checked against its dependencies.
 
 A crate's users build it with its normal and build dependencies (never its dev-dependencies), so its
-`rust-version` must be at least the highest `rust-version` any crate of that closure declares. CI cannot
+`rust-version` must be at least the highest `rust-version` any crate of that closure declares (every
+feature on, with the versions Cargo.lock holds). CI cannot
 install older toolchains here (no toolchain may be downloaded), so this is the check it runs; the crates
 are built and tested with the machine's stable toolchain.
 
@@ -20,7 +21,7 @@ def version(text):
 def main():
     meta = json.loads(
         subprocess.run(
-            ["cargo", "metadata", "--format-version", "1"], check=True, capture_output=True, text=True
+            ["cargo", "metadata", "--format-version", "1", "--all-features"], check=True, capture_output=True, text=True
         ).stdout
     )
     packages = {p["id"]: p for p in meta["packages"]}
@@ -32,10 +33,8 @@ def main():
         while stack:
             pid = stack.pop()
             for dep in nodes[pid]["deps"]:
-                kinds = {k["kind"] for k in dep["dep_kinds"]}
-                if pid == member and kinds <= {"dev"}:
-                    continue
-                if pid != member and kinds <= {"dev"}:
+                # What users build: normal and build dependencies (kind None or "build"), never dev ones.
+                if {k["kind"] for k in dep["dep_kinds"]} <= {"dev"}:
                     continue
                 if dep["pkg"] in seen:
                     continue

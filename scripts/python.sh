@@ -16,6 +16,10 @@ profile=${PROFILE:-ci}
 
 if ! "$venv/bin/python" -c 'import sys' 2>/dev/null; then
     rm -rf "$venv"
+    # Debian's own python3 has no ensurepip until python3-venv is installed.
+    if ! "$python" -c 'import ensurepip' 2>/dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    fi
     "$python" -m venv "$venv"
 fi
 # As an activated environment: the build backend runs the `maturin` executable from the PATH.

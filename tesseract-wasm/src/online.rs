@@ -124,7 +124,7 @@ fn unhex(text: &str, what: &str, max_digits: usize) -> Result<Vec<u8>, String> {
     if text.len() > max_digits {
         return Err(format!("{what}: {} characters, at most {max_digits} hex digits", text.len()));
     }
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(format!("{what}: an odd number of hex digits ({})", text.len()));
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);

@@ -197,10 +197,11 @@ function leaveOnline() {
   if (online()) app.online.leave(false);
 }
 
-function showSetupFields() {
+/** Shows the form's fields for `mode` (the game chosen in the form), and the views the game on the board has. */
+function showSetupFields(mode = app.mode) {
   for (const label of document.querySelectorAll('#setup label[data-for]')) {
     const want = label.dataset.for;
-    const show = want === 'chess' ? app.mode !== 'tactoe' : want === app.mode;
+    const show = want === 'chess' ? mode !== 'tactoe' : want === mode;
     label.hidden = !show;
   }
   const fourD = app.mode === 'tesseract' || app.mode === 'tactoe' || (app.game && app.mode !== 'tactoe' && app.game.dims() === 4);
@@ -267,7 +268,8 @@ function undo() {
   hidePromotion();
   app.error = '';
   refresh();
-  if (!oneHuman()) maybeEngine();
+  // The engine moves again if it is to move (nothing was left to take back, or it plays first).
+  maybeEngine();
 }
 
 function oneHuman() {
@@ -442,7 +444,7 @@ function load(text) {
       freeGame();
       app.game = game;
       app.mode = 'tactoe';
-      app.level = PLAYERS.includes(parsed.o) || /^[1-5]$/.test(parsed.o) ? String(parsed.o) : app.level;
+      app.level = parsed.o === 'human' || /^[1-5]$/.test(String(parsed.o)) ? String(parsed.o) : app.level;
       app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
     } else {
       const game = api.Chess.fromRecord(text);
@@ -502,9 +504,8 @@ function wire() {
     e.preventDefault();
     newGame();
   });
-  $('mode').addEventListener('change', () => {
-    if (!online()) readSetup(); // an online match keeps its game until "New game" or "Leave"
-  });
+  // Choosing a game only shows its fields: the game on the board (offline or online) changes with New game.
+  $('mode').addEventListener('change', () => showSetupFields($('mode').value));
   $('undo').addEventListener('click', undo);
   $('save').addEventListener('click', save);
   $('load').addEventListener('change', async (e) => {

@@ -166,8 +166,9 @@ export class OnlinePanel {
     this.showStartFields();
     this.showIdentity();
     this.render();
+    // Ready once the match of the link (if any) is open: tests and the page act on it from then on.
+    await this.fromLocation();
     this.ready = true;
-    this.fromLocation();
   }
 
   /** The page's own origin when a relay serves it (it answers /health with ok), else the default. */
@@ -255,8 +256,11 @@ export class OnlinePanel {
 
   // ---------------------------------------------------------------------------- create, join, resume
 
-  /** Opens the match of the page's fragment (#join=…): resumes it if this browser saved it, else joins. */
-  fromLocation() {
+  /**
+   * Opens the match of the page's fragment (#join=…): resumes it if this browser saved it, else joins.
+   * Resolves once it is open (or refused).
+   */
+  async fromLocation() {
     const fragment = parseFragment(location.hash);
     if (!fragment) return;
     if (this.session && this.session.invitation() === fragment.invitation) return;
@@ -280,7 +284,7 @@ export class OnlinePanel {
       return;
     }
     const relay = saved?.relay ?? fragment.relay ?? this.defaultRelay;
-    this.begin(session, relay, saved ? 'resumed from this browser’s saved state' : 'joined');
+    return this.begin(session, relay, saved ? 'resumed from this browser’s saved state' : 'joined');
   }
 
   create() {
@@ -299,14 +303,44 @@ export class OnlinePanel {
       this.render();
       return;
     }
-    this.begin(session, relay, 'created');
     // The creator's address is the invitation link too, so a reload resumes the match.
-    history.replaceState(null, '', this.linkPath());
+    this.begin(session, relay, 'created').then((started) => {
+      if (started) history.replaceState(null, '', this.linkPath());
+    });
   }
 
-  /** Starts playing `session` through `relay`. */
-  begin(session, relay, how) {
+  /**
+   * Holds the match's Web Lock while this tab plays it, so that a second tab of the same browser (the
+   * link opened twice) does not play the same side too: its frames would reach this tab through the relay
+   * and, refused there, end the match. Resolves to the lock's release, or null if another tab holds it.
+   */
+  lockMatch(id) {
+    if (!navigator.locks) return Promise.resolve(() => {});
+    return new Promise((resolve) => {
+      navigator.locks.request(`tesseract-match-${id}`, { ifAvailable: true }, (lock) => {
+        if (!lock) {
+          resolve(null);
+          return undefined;
+        }
+        return new Promise((release) => resolve(release));
+      });
+    });
+  }
+
+  /**
+   * Starts playing `session` through `relay`, unless another tab of this browser plays the match; resolves
+   * to whether it started.
+   */
+  async begin(session, relay, how) {
     this.leave(false);
+    const release = await this.lockMatch(session.matchId());
+    if (!release) {
+      session.free();
+      this.alert = 'This match is open in another tab of this browser: play it there (two tabs playing one side would end the match).';
+      this.render();
+      return false;
+    }
+    this.releaseLock = release;
     this.forgetFinished();
     this.session = session;
     this.relay = relay;
@@ -317,23 +351,29 @@ export class OnlinePanel {
     if (!this.rebuildMirror()) {
       this.session.free();
       this.session = null;
+      this.releaseLock?.();
+      this.releaseLock = null;
+      this.host.leave();
       this.render();
-      return;
+      return false;
     }
     this.persist();
     this.connect();
     this.timer = setInterval(() => this.tick(), 500);
     this.render();
+    return true;
   }
 
   /** The page's board: a Chess from the start, with the session's moves. */
   rebuildMirror() {
     const s = this.session;
+    let mirror = null;
     try {
-      const mirror = this.host.api.Chess.start(s.start(), 1);
+      mirror = this.host.api.Chess.start(s.start(), 1);
       for (const text of JSON.parse(s.moves())) mirror.play(text);
       this.mirror = mirror; // the page's game from here on: the page frees it when it changes games
     } catch (err) {
+      mirror?.free();
       this.alert = `The board cannot follow the match: ${err.message}`;
       this.render();
       return false;
@@ -344,6 +384,8 @@ export class OnlinePanel {
 
   /** Stops playing (the saved state stays, so the link resumes the match). */
   leave(back) {
+    this.releaseLock?.();
+    this.releaseLock = null;
     clearInterval(this.timer);
     clearTimeout(this.reconnectTimer);
     this.timer = 0;
@@ -366,13 +408,20 @@ export class OnlinePanel {
     this.render();
   }
 
-  /** Removes the saved states of finished matches (their keys are of no further use). */
+  /**
+   * Removes the saved states of finished matches whose last frame the opponent has acknowledged, or that
+   * ended a week ago: a finished match whose last frame (a resignation, an agreed draw) may not have
+   * arrived keeps its state, so that opening its link again sends that frame again.
+   */
   forgetFinished() {
+    const week = 7 * 24 * 3600 * 1000;
     for (const key of store.keys()) {
       if (!key.startsWith(MATCH_PREFIX)) continue;
       try {
         const record = JSON.parse(store.get(key));
-        if (record.phase === 'closed' || record.phase === 'aborted') store.remove(key);
+        const finished = record.phase === 'closed' || record.phase === 'aborted';
+        const delivered = record.unacknowledged === 0 || !(Date.now() - record.saved < week);
+        if (finished && delivered) store.remove(key);
       } catch {
         store.remove(key);
       }
@@ -421,7 +470,15 @@ export class OnlinePanel {
   persist() {
     const s = this.session;
     try {
-      const record = { v: 1, invitation: s.invitation(), relay: this.relay, state: s.saveState(), phase: s.phase(), saved: Date.now() };
+      const record = {
+        v: 1,
+        invitation: s.invitation(),
+        relay: this.relay,
+        state: s.saveState(),
+        phase: s.phase(),
+        unacknowledged: s.unacknowledged(),
+        saved: Date.now(),
+      };
       store.set(MATCH_PREFIX + s.matchId(), JSON.stringify(record));
       if (!this.saved) this.note = 'The match is saved again.';
       this.saved = true;

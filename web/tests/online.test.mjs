@@ -421,6 +421,30 @@ test('a page reloaded mid-game resumes the match from its saved state', async ()
   await relay.kill();
 });
 
+test('the link opened in a second tab of the same browser: that tab stays out, and the match goes on', async () => {
+  const relay = await startRelay();
+  const [a, b] = await twoPages();
+  const link = await create(a, relay.origin, { start: 'light', colour: 'w' });
+  await openPage(b, link);
+  await established(a, b);
+  let line = await playLine(a, b, 'light', firstMoves('light', 2));
+  // A second tab of B's browser (same context: same storage, same locks) opens the same link.
+  const second = await b.context().newPage();
+  second.errors = [];
+  second.on('pageerror', (err) => second.errors.push(`B2: ${err.message}`));
+  second.name = 'B2';
+  await openPage(second, link);
+  const s = await online(second);
+  assert.match(s.alert, /open in another tab/);
+  assert.equal(s.active, false, 'the second tab does not play');
+  // Its frames never reached the relay: the match goes on between the first two tabs.
+  line = await playLine(a, b, 'light', firstMoves('light', 2, line), line);
+  assert.equal((await online(a)).phase, 'playing');
+  assert.equal((await online(b)).phase, 'playing');
+  await closePages(a, b, second);
+  await relay.kill();
+});
+
 test('a relay that flips a byte of a move frame: the page shows the failure and does not play the move', async () => {
   const relay = await startRelay(); // serves the page
   const tamper = await startTamperRelay();

@@ -338,6 +338,32 @@ test('2D chess: castling by a click on the king\'s destination, promotion by a c
   assert.equal(s.cells[sq('e8')], 'N');
 });
 
+test('undo when the engine plays White: it moves again, and choosing a game in the form changes nothing yet', async () => {
+  await newGame({ mode: 'classic', white: 'beginner', black: 'human' });
+  await humanToMove('b');
+  assert.equal((await state()).history.length, 1);
+  // Nothing of the person's to take back: the engine's move goes, and the engine moves again.
+  await page.click('#undo');
+  await humanToMove('b');
+  const s = await state();
+  assert.equal(s.history.length, 1, 'the engine moved again after the undo');
+  assert.ok(!s.thinking);
+  // Choosing another game in the form shows its fields but leaves the game on the board as it is.
+  await page.selectOption('#mode', 'tactoe');
+  await settled();
+  const same = await state();
+  assert.equal(same.mode, 'classic');
+  assert.deepEqual(same.history, s.history);
+  const lib = replay('classic', same.history);
+  const m = JSON.parse(lib.legalMoves())[0];
+  await clickCell(m.from);
+  await settled();
+  await clickCell(m.to);
+  await humanToMove('b');
+  assert.equal((await state()).history[1], m.text, 'the chess game goes on');
+  assert.equal((await state()).error, '');
+});
+
 test('Chess960 and Four Tac Toe on the same page', async () => {
   await newGame({ mode: 'chess960', number: 0, white: 'human', black: 'beginner' });
   let s = await state();
