@@ -445,7 +445,7 @@ function load(text) {
       app.game = game;
       app.mode = 'tactoe';
       app.level = parsed.o === 'human' || /^[1-5]$/.test(String(parsed.o)) ? String(parsed.o) : app.level;
-      app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
+      app.claims = claimedCells(game);
     } else {
       const game = api.Chess.fromRecord(text);
       leaveOnline();
@@ -464,6 +464,11 @@ function load(text) {
   maybeEngine();
 }
 
+/** The claimed cells of a Four Tac Toe game, in cell order (a loaded game's claims, whose order is not kept). */
+function claimedCells(game) {
+  return [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
+}
+
 /** Sets a position from FEN/TFEN (chess) or the Four Tac Toe text. */
 function setPosition(text) {
   const { api } = app;
@@ -473,7 +478,7 @@ function setPosition(text) {
     freeGame();
     app.game = game;
     if (app.mode !== 'tactoe') app.mode = game.dims() === 4 ? 'tesseract' : app.mode === 'tesseract' ? 'classic' : app.mode;
-    if (app.mode === 'tactoe') app.claims = [...game.owners()].flatMap((ch, i) => (ch === 'X' || ch === 'O' ? [i] : []));
+    if (app.mode === 'tactoe') app.claims = claimedCells(game);
   } catch (err) {
     fail(String(err.message ?? err));
     return;

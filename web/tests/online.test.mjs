@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 import { initSync, Chess, Online } from '../pkg/tesseract_wasm.js';
 import { startTamperRelay } from './tamper-relay.mjs';
 
@@ -29,16 +29,6 @@ const RELAY_BIN = process.env.TESSERACT_RELAY || join(TARGET, 'ci', 'tesseract-r
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/';
 initSync({ module: readFileSync(join(WEB, 'pkg', 'tesseract_wasm_bg.wasm')) });
 
-// The flags Debian's chromium needs in a sandboxed, offline container (as in page.test.mjs).
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser;
 const relays = new Set();
@@ -57,7 +47,7 @@ before(async () => {
     assert.equal(build.status, 0, 'cargo build --profile ci -p tesseract-relay');
   }
   await redisReachable();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

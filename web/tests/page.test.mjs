@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 import { initSync, Chess } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -23,16 +23,6 @@ let address;
 let browser;
 let page;
 
-// The flags Debian's chromium needs in a sandboxed, offline container.
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 before(async () => {
   server = spawn(process.execPath, [join(WEB, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -45,10 +35,7 @@ before(async () => {
     });
     server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
   });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: FLAGS,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1180, height: 860 }, acceptDownloads: true });
   page = await context.newPage();
   page.on('pageerror', (err) => console.error('page error:', err));
