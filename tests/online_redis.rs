@@ -172,29 +172,33 @@ fn wrong_pinned_identity_over_redis_is_refused() {
 
 // ----- with a Redis server of the test's own (killed and restarted on purpose) -----
 
-/// A `redis-server` on a free loopback port, stopped when dropped.
+/// A `redis-server` of the test's own, stopped when dropped. It listens on a Unix socket in the test's
+/// scratch folder and on no TCP port: tests running at the same time can never meet each other's server
+/// (with loopback ports, a port picked free could be taken by another test's server before ours bound
+/// it, and a test killing "its" server then killed the other's).
 struct OwnRedis {
-    port: u16,
+    socket: PathBuf,
     child: Option<Child>,
 }
 
 impl OwnRedis {
-    fn start(extra: &[&str]) -> OwnRedis {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut redis = OwnRedis { port, child: None };
+    fn start(dir: &Path, extra: &[&str]) -> OwnRedis {
+        let mut redis = OwnRedis { socket: dir.join("redis.sock"), child: None };
         redis.restart(extra);
         redis
     }
 
     fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
+        format!("redis+unix://{}", self.socket.display())
     }
 
-    /// Starts the server (again) on the same port and waits until it answers.
+    /// Starts the server (again) on the same socket and waits until it answers.
     fn restart(&mut self, extra: &[&str]) {
-        let port = self.port.to_string();
+        let _ = std::fs::remove_file(&self.socket);
         let child = Command::new("redis-server")
-            .args(["--port", &port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args(["--port", "0", "--unixsocket"])
+            .arg(&self.socket)
+            .args(["--save", "", "--appendonly", "no"])
             .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -202,8 +206,8 @@ impl OwnRedis {
             .expect("redis-server is installed (scripts/test.sh installs it)");
         self.child = Some(child);
         let start = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(10), "redis-server did not start on port {port}");
+        while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(10), "redis-server did not start on {:?}", self.socket);
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -316,7 +320,7 @@ fn last_final(lines: &[String]) -> String {
 fn a_redis_restart_mid_game_is_healed() {
     let bin = online_binary();
     let (dir, id) = scratch("restart");
-    let mut redis = OwnRedis::start(&[]);
+    let mut redis = OwnRedis::start(&dir, &[]);
     let (white, black) = pinned_pair(&bin, &redis.url(), &dir, &id, false);
     let w = Running::start(&bin, &strs(&white));
     let b = Running::start(&bin, &strs(&black));
@@ -344,7 +348,7 @@ fn a_redis_restart_mid_game_is_healed() {
 fn a_killed_player_resumes_from_its_state_file() {
     let bin = online_binary();
     let (dir, id) = scratch("resume");
-    let redis = OwnRedis::start(&[]);
+    let redis = OwnRedis::start(&dir, &[]);
     let (white, black) = pinned_pair(&bin, &redis.url(), &dir, &id, true);
     let mut w = Running::start(&bin, &strs(&white));
     let b = Running::start(&bin, &strs(&black));
@@ -390,7 +394,7 @@ fn a_huge_payload_on_the_channel_is_refused_without_reading_it_whole() {
     let bin = online_binary();
     let (dir, id) = scratch("huge");
     // No output-buffer limit for subscribers: the server delivers the whole payload.
-    let redis = OwnRedis::start(&["--client-output-buffer-limit", "pubsub 0 0 0"]);
+    let redis = OwnRedis::start(&dir, &["--client-output-buffer-limit", "pubsub 0 0 0"]);
     let url = redis.url();
     let args = ["--redis", &url, "--match", &id, "--color", "white", "--invite", &"11".repeat(32), "--auto"];
     let w = Running::start(&bin, &args);
@@ -436,7 +440,7 @@ fn a_human_player_reads_on_after_a_non_utf8_line() {
     use std::io::Write;
     let bin = online_binary();
     let (dir, id) = scratch("human");
-    let redis = OwnRedis::start(&[]);
+    let redis = OwnRedis::start(&dir, &[]);
     let url = redis.url();
     let args = ["--redis", &url, "--match", &id, "--color", "white", "--invite", &"22".repeat(32), "--timeout", "0"];
     let mut child = Command::new(&bin)
@@ -468,7 +472,7 @@ fn a_human_player_reads_on_after_a_non_utf8_line() {
 fn a_state_that_cannot_be_saved_any_more_holds_every_frame_back() {
     let bin = online_binary();
     let (dir, id) = scratch("unsaved");
-    let redis = OwnRedis::start(&[]);
+    let redis = OwnRedis::start(&dir, &[]);
     let url = redis.url();
     let (wk, bk) = (dir.join("white.key"), dir.join("black.key"));
     let (wid, bid) = (identity(&bin, &wk), identity(&bin, &bk));
