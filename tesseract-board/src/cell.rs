@@ -38,7 +38,11 @@ impl fmt::Display for Cell {
 /// written as the king moving onto its own rook ("king takes rook", as Chess960 engines do), so every
 /// castling move has one encoding whatever the start files. Text forms, which do depend on the board, are in
 /// [`crate::TextMove`].
+///
+/// With the `serde` feature a move serializes as its cell indices (`{"from": 12, "to": 28, "promotion":
+/// null}`), which mean nothing without the board; for the text of RULES.md §4 use [`crate::TextMove`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Move {
     /// The cell the piece leaves.
     pub from: Cell,

@@ -40,8 +40,8 @@ pub enum FenError {
     /// Fields not separated by single spaces, or leading/trailing blanks.
     #[error("fields must be separated by single spaces, with no leading or trailing blanks")]
     Spacing,
-    /// Not 4 or 6 fields.
-    #[error("expected 6 fields (placement side castling en-passant halfmove fullmove), found {0}")]
+    /// Not 4, 5 or 6 fields.
+    #[error("expected 6 fields (placement side castling en-passant halfmove fullmove; the last one or two may be left out), found {0}")]
     FieldCount(usize),
     /// The placement's slashes do not describe a board.
     #[error("placement: {0}")]
@@ -236,7 +236,7 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
     if fields.iter().any(|f| f.is_empty()) {
         return Err(FenError::Spacing);
     }
-    if fields.len() != 6 && fields.len() != 4 {
+    if !(4..=6).contains(&fields.len()) {
         return Err(FenError::FieldCount(fields.len()));
     }
     let (shape, board) = parse_placement(fields[0])?;
@@ -271,9 +271,12 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
             None => None,
         };
     }
-    if fields.len() == 6 {
-        setup.halfmove = parse_number(fields[4]).ok_or_else(|| FenError::Halfmove(fields[4].to_string()))?;
-        setup.fullmove = parse_number(fields[5]).ok_or_else(|| FenError::Fullmove(fields[5].to_string()))?;
+    // Four fields (EPD), five (the fullmove number left out, as some programs write) or six.
+    if let Some(field) = fields.get(4) {
+        setup.halfmove = parse_number(field).ok_or_else(|| FenError::Halfmove(field.to_string()))?;
+    }
+    if let Some(field) = fields.get(5) {
+        setup.fullmove = parse_number(field).ok_or_else(|| FenError::Fullmove(field.to_string()))?;
     }
     Ok(setup)
 }
@@ -538,6 +541,15 @@ impl std::str::FromStr for Setup {
     }
 }
 
+impl std::str::FromStr for Position {
+    type Err = FromFenError;
+
+    /// [`Position::from_fen`]: `"8/8/4k3/8/8/8/8/4K3 w - - 0 1".parse::<Position>()`.
+    fn from_str(text: &str) -> Result<Position, FromFenError> {
+        Position::from_fen(text)
+    }
+}
+
 impl Position {
     /// Parses and validates a position text. The castling mode is Chess960 when the rights are written
     /// with file letters or name rooks or a king off their classic cells, and classic otherwise.
@@ -562,6 +574,8 @@ impl Position {
     }
 
     /// Parses and validates a position text in a given castling mode.
+    ///
+    /// The text has six fields, or five (fullmove number 1) or four (the EPD position: clocks 0 and 1).
     ///
     /// # Errors
     /// As [`Position::from_fen`].

@@ -302,3 +302,21 @@ fn serde_uses_the_text_forms() {
     assert_eq!(serde_json::from_str::<tesseract_board::TextMove>("\"24132513Q\"").unwrap(), m);
     assert!(serde_json::from_str::<Position>("\"not a position\"").is_err());
 }
+
+/// A FEN may leave out the fullmove number (five fields, as some programs write it) or both clocks (the
+/// four fields of EPD); any other count is refused with the count named.
+#[test]
+fn a_fen_of_four_five_or_six_fields_reads() {
+    use tesseract_board::Position;
+    let six: Position = "4k3/8/8/8/8/8/8/4K2R w K - 7 1".parse().unwrap();
+    let five: Position = "4k3/8/8/8/8/8/8/4K2R w K - 7".parse().unwrap();
+    assert_eq!(five, six);
+    let four: Position = "4k3/8/8/8/8/8/8/4K2R w K -".parse().unwrap();
+    assert_eq!((four.halfmove_clock(), four.fullmove_number()), (0, 1));
+    for bad in ["4k3/8/8/8/8/8/8/4K2R w K", "4k3/8/8/8/8/8/8/4K2R w K - 7 1 9"] {
+        let err = bad.parse::<Position>().unwrap_err().to_string();
+        assert!(err.starts_with("expected 6 fields"), "{bad}: {err}");
+    }
+    let err = "4k3/8/8/8/8/8/8/4K2R w K - x".parse::<Position>().unwrap_err().to_string();
+    assert!(err.contains("halfmove"), "{err}");
+}

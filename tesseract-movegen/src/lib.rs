@@ -51,6 +51,7 @@
 #![forbid(unsafe_code)]
 
 pub mod fast;
+pub mod game;
 pub mod naive;
 #[cfg(feature = "parallel")]
 mod parallel;
@@ -64,6 +65,7 @@ pub use fast::{
 };
 #[cfg(feature = "parallel")]
 pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
+pub use game::{Claims, Game, GameEnd, ReplayError};
 pub use perft::{divide, perft};
 pub use rules::{Legal, MoveError, Outcome};
 

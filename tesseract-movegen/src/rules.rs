@@ -1,6 +1,6 @@
 //! Checked play: legality, resolving text moves, playing untrusted moves, game outcomes.
 
-use tesseract_board::{Color, Move, Position, TextMove, Undo};
+use tesseract_board::{Color, Move, Position, Role, TextMove, TextMoveError, Undo};
 
 use crate::fast::{count, legal_moves};
 
@@ -8,6 +8,14 @@ use crate::fast::{count, legal_moves};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum MoveError {
+    /// The text is not a move text at all (RULES.md §4).
+    #[error("{text:?} is not a move: {source}")]
+    Text {
+        /// The text, as typed.
+        text: String,
+        /// What is wrong with it, and where.
+        source: TextMoveError,
+    },
     /// The text is written for a board with another number of axes.
     #[error("the move is written for a board of {found} axes, but this board has {expected}")]
     WrongDims {
@@ -54,7 +62,8 @@ pub enum Outcome {
     },
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// Kings alone: a dead draw.
+    /// A dead position by material: kings alone on any board; on the 8×8 board also a king and one
+    /// knight or bishop against a king, and kings with bishops all on squares of one colour (FIDE).
     DeadDraw,
 }
 
@@ -94,9 +103,27 @@ pub trait Legal {
     /// As [`Legal::resolve`], and [`MoveError::Illegal`] for text that is not a move.
     fn parse_move(&self, text: &str) -> Result<Move, MoveError>;
 
-    /// The outcome if the game is over by the rules of the board (mate, stalemate, kings alone); claims
-    /// by repetition or the 50-move rule are for the game record to make.
+    /// The outcome if the game is over by the rules of the board (mate, stalemate, dead position); the
+    /// rules that depend on the game's history (repetitions, the 50- and 75-move rules) are
+    /// [`Game`](crate::Game)'s.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Whether no sequence of legal moves can mate, by the material alone: kings alone on every board
+    /// (RULES.md §2; no other material is declared insufficient in 4D, where whether K+Q v K always wins
+    /// is open), and on the 8×8 board FIDE's dead positions by material: K+N v K, K+B v K, and kings with
+    /// any number of bishops all standing on squares of one colour.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::Position;
+    /// use tesseract_movegen::Legal;
+    /// let dead: Position = "8/8/4k3/8/8/2B5/8/4K3 w - - 0 1".parse()?;
+    /// assert!(dead.is_insufficient_material());
+    /// let alive: Position = "8/8/4k3/8/8/2N5/8/3NK3 w - - 0 1".parse()?;
+    /// assert!(!alive.is_insufficient_material());
+    /// # Ok::<_, tesseract_board::PositionError>(())
+    /// ```
+    fn is_insufficient_material(&self) -> bool;
 }
 
 impl Legal for Position {
@@ -133,6 +160,9 @@ impl Legal for Position {
             _ => return Err(illegal("no piece of the side to move stands on the from cell")),
         }
         let moves = legal_moves(self);
+        // Candidates are compared in text form, not by cells: a castling move is encoded king-takes-rook
+        // (`Move::to` is the rook's cell), while its text is king-to-destination in classic mode (e1g1)
+        // and king-takes-rook in Chess960 mode (e1h1); `TextMove::from_move` knows which one to write.
         let found = moves.iter().copied().find(|&m| {
             m.from == from && m.promotion == text.promotion() && TextMove::from_move(m, self).to() == text.to()
         });
@@ -149,13 +179,43 @@ impl Legal for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = TextMove::parse(text)
-            .map_err(|_| MoveError::Illegal { text: text.escape_debug().to_string(), reason: "not a move text" })?;
+        let parsed = TextMove::parse(text).map_err(|source| MoveError::Text { text: text.to_string(), source })?;
         self.resolve(&parsed)
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn is_insufficient_material(&self) -> bool {
         if self.is_kings_only() {
+            return true;
+        }
+        let g = self.geometry();
+        if g.dims() != 2 || g.side() != 8 {
+            return false;
+        }
+        // Every piece but the kings is a bishop or a knight, and there is one knight alone or only
+        // bishops on one colour of squares.
+        let mut minors = 0;
+        let mut knights = 0;
+        let mut bishop_colors = [false; 2];
+        for (cell, piece) in self.pieces() {
+            match piece.role {
+                Role::King => {}
+                Role::Knight => {
+                    minors += 1;
+                    knights += 1;
+                }
+                Role::Bishop => {
+                    minors += 1;
+                    let c = g.coords(cell);
+                    bishop_colors[usize::from((c[0] + c[1]) % 2)] = true;
+                }
+                _ => return false,
+            }
+        }
+        minors <= 1 || (knights == 0 && !(bishop_colors[0] && bishop_colors[1]))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.is_insufficient_material() {
             return Some(Outcome::DeadDraw);
         }
         if count(self) > 0 {

@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use tesseract_board::fen::CastlingNotation;
 use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove, start};
-use tesseract_movegen::{Legal, PerftTable, divide_with_table, legal_moves};
-use tesseract_search::{Game, GameEnd, game_ply};
+use tesseract_movegen::{Claims, Legal, PerftTable, divide_with_table, legal_moves};
+use tesseract_search::{Game, game_ply};
 
 use crate::cells::cell_arg;
 use crate::errors::{InvalidMoveError, check_fen_len, check_move_len, fen_error, move_error, text_move_error};
@@ -110,18 +110,11 @@ impl Board {
         text_of(self.game.start())
     }
 
-    /// How the game ended: `Game::status` with the claims, the board's own outcome without.
+    /// How the game ended: with the claims (threefold, 50 moves) made, or by the automatic rules alone
+    /// (mate, stalemate, insufficient material, fivefold, 75 moves), as python-chess's `outcome`.
     fn outcome_of(&self, claim_draw: bool) -> Option<Outcome> {
-        if claim_draw {
-            return stack::ample(|| self.game.status()).map(Outcome::of);
-        }
-        stack::ample(|| self.pos().outcome()).map(|o| {
-            Outcome::of(match o {
-                tesseract_movegen::Outcome::Checkmate { winner } => GameEnd::Checkmate { winner },
-                tesseract_movegen::Outcome::Stalemate => GameEnd::Stalemate,
-                tesseract_movegen::Outcome::DeadDraw => GameEnd::DeadDraw,
-            })
-        })
+        let claims = if claim_draw { Claims::all() } else { Claims::empty() };
+        stack::ample(|| self.game.rules().end(claims)).map(Outcome::of)
     }
 
     fn chess960_mode(&self) -> bool {
@@ -378,14 +371,34 @@ impl Board {
         self.pos().halfmove_clock() >= 100
     }
 
-    /// How the game ended, or None while it goes on.
+    /// Whether the material left can never mate: kings alone; on 8×8 also K+N v K, K+B v K and bishops
+    /// all on one colour (FIDE's dead positions by material; python-chess's rule is wider: it also counts
+    /// positions where only one side cannot mate).
+    fn is_insufficient_material(&self) -> bool {
+        self.pos().is_insufficient_material()
+    }
+
+    /// Whether 150 plies went by without a capture or a pawn move (an automatic draw).
+    fn is_seventyfive_moves(&self) -> bool {
+        self.pos().halfmove_clock() >= 150
+    }
+
+    /// Whether the current position occurred five times (an automatic draw).
+    fn is_fivefold_repetition(&self) -> bool {
+        self.game.repetitions() >= 5
+    }
+
+    /// Whether the side to move may claim a draw now: threefold repetition or the 50-move rule.
+    fn can_claim_draw(&self) -> bool {
+        !self.game.rules().claimable().is_empty()
+    }
+
+    /// How the game ended, or None while it goes on: tesseract-movegen's `Game` rules.
     ///
-    /// With `claim_draw=True` (the default) these are the library's rules, tesseract-search's
-    /// `Game::status`, which the engine, the UCI front end and the examples also end games by:
-    /// checkmate, stalemate, kings alone (INSUFFICIENT_MATERIAL), the 50-move rule, threefold repetition.
-    /// With `claim_draw=False` only the ends on the board: checkmate, stalemate, kings alone.
-    /// (python-chess's default is `claim_draw=False`, and it also ends games at the 75-move rule and
-    /// fivefold repetition, which this library does not have.)
+    /// With `claim_draw=True` (the default) every draw is claimed as soon as allowed, as the engine, the
+    /// UCI front end and the examples end games: checkmate, stalemate, insufficient material, the 75-move
+    /// rule, fivefold repetition, the 50-move rule, threefold repetition. With `claim_draw=False` only
+    /// the automatic ends (python-chess's default).
     #[pyo3(signature = (*, claim_draw=true))]
     fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
         self.outcome_of(claim_draw)

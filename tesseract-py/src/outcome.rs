@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use tesseract_board::Color;
-use tesseract_search::GameEnd;
+use tesseract_movegen::GameEnd;
 
 /// Why a game ended, with python-chess's names for the ends the library knows.
 #[pyclass(module = "tesseract", name = "Termination", frozen, eq, eq_int, hash, rename_all = "SCREAMING_SNAKE_CASE")]
@@ -12,8 +12,12 @@ pub(crate) enum Termination {
     Checkmate = 1,
     /// The side to move has no legal move and is not in check.
     Stalemate = 2,
-    /// Kings alone (the only material the library declares insufficient).
+    /// A dead position by material: kings alone; on 8×8 also K+N v K, K+B v K and bishops of one colour.
     InsufficientMaterial = 3,
+    /// 150 plies without a capture or a pawn move: drawn without a claim.
+    SeventyfiveMoves = 4,
+    /// The position occurred for the fifth time: drawn without a claim.
+    FivefoldRepetition = 5,
     /// 100 plies without a capture or a pawn move.
     FiftyMoves = 6,
     /// The position occurred for the third time.
@@ -29,6 +33,8 @@ impl Termination {
             Termination::Checkmate => "CHECKMATE",
             Termination::Stalemate => "STALEMATE",
             Termination::InsufficientMaterial => "INSUFFICIENT_MATERIAL",
+            Termination::SeventyfiveMoves => "SEVENTYFIVE_MOVES",
+            Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
             Termination::FiftyMoves => "FIFTY_MOVES",
             Termination::ThreefoldRepetition => "THREEFOLD_REPETITION",
         }
@@ -50,14 +56,16 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a game end as tesseract-search's `Game::status` reports it.
+    /// The outcome of a game end (tesseract-movegen's `GameEnd`).
     pub(crate) fn of(end: GameEnd) -> Outcome {
         let termination = match end {
             GameEnd::Checkmate { .. } => Termination::Checkmate,
             GameEnd::Stalemate => Termination::Stalemate,
             GameEnd::DeadDraw => Termination::InsufficientMaterial,
+            GameEnd::SeventyFiveMoves => Termination::SeventyfiveMoves,
+            GameEnd::Fivefold => Termination::FivefoldRepetition,
             GameEnd::FiftyMoves => Termination::FiftyMoves,
-            GameEnd::Repetition => Termination::ThreefoldRepetition,
+            GameEnd::Threefold => Termination::ThreefoldRepetition,
         };
         Outcome { termination, winner: end.winner().map(|c| c == Color::White) }
     }

@@ -5,6 +5,7 @@ import random
 import pytest
 
 import tesseract
+from tesseract import Termination
 
 chess = pytest.importorskip("chess")
 
@@ -154,3 +155,47 @@ def test_outcomes_agree_with_python_chess_claims():
     ours = tesseract.Board.from_chess(mate).outcome()
     theirs = mate.outcome()
     assert (ours.termination.name, ours.winner, ours.result()) == (theirs.termination.name, theirs.winner, theirs.result())
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/4k3/8/8/8/8/4K3 w - - 0 1",  # kings alone
+        "8/8/4k3/8/8/2N5/8/4K3 w - - 0 1",  # K+N v K
+        "8/8/4k3/8/8/2B5/8/4K3 b - - 0 1",  # K+B v K
+        "8/8/4k3/8/3b4/2B5/8/4K3 w - - 0 1",  # bishops on one colour
+        "8/8/4k3/1b6/8/2B5/8/4K3 w - - 0 1",  # bishops on both colours
+        "8/8/4k3/8/8/2N5/8/3NK3 w - - 0 1",  # K+N+N v K
+        "8/8/4k3/8/8/2n5/8/3NK3 w - - 0 1",  # K+N v K+N
+        "8/8/4k3/8/8/8/P7/4K3 w - - 0 1",  # a pawn
+        "8/8/4k3/8/8/8/8/R3K3 w - - 0 1",  # a rook
+    ],
+)
+def test_insufficient_material_agrees_with_python_chess(fen):
+    ours = tesseract.Board(fen)
+    theirs = chess.Board(fen)
+    assert ours.is_insufficient_material() == theirs.is_insufficient_material(), fen
+    end = ours.outcome(claim_draw=False)
+    other = theirs.outcome()
+    assert (end and end.termination.name) == (other and other.termination.name), fen
+
+
+def test_automatic_draws_agree_with_python_chess():
+    # Knights dance: the fifth occurrence ends the game without a claim; the third only allows one.
+    ours = tesseract.Board()
+    theirs = chess.Board()
+    for i in range(4):
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+            ours.push_uci(text)
+            theirs.push_uci(text)
+            assert ours.can_claim_draw() == theirs.is_repetition(3), (i, text)
+            assert ours.is_fivefold_repetition() == theirs.is_fivefold_repetition(), (i, text)
+            a, b = ours.outcome(claim_draw=False), theirs.outcome()
+            assert (a and a.termination.name) == (b and b.termination.name), (i, text)
+    assert ours.outcome(claim_draw=False).termination == Termination.FIVEFOLD_REPETITION
+    late = "8/8/4k3/8/8/8/R7/4K3 w - - 149 120"
+    ours, theirs = tesseract.Board(late), chess.Board(late)
+    ours.push_uci("a2a3")
+    theirs.push_uci("a2a3")
+    assert ours.is_seventyfive_moves() and theirs.is_seventyfive_moves()
+    assert ours.outcome(claim_draw=False).termination.name == theirs.outcome().termination.name == "SEVENTYFIVE_MOVES"

@@ -1,53 +1,14 @@
-//! A game: its start, its moves, its seed and the positions' hashes, with the rules' claims (repetition,
-//! 50-move rule), undo, the engine's move for a tier, and a plain-data record that replays identically.
+//! A game with an engine: the rules-level [`tesseract_movegen::Game`] (moves, undo and redo, the ends of
+//! the game and the draw claims), its seed, the engine's move for a tier, and a plain-data record that
+//! replays identically.
 
 use std::fmt;
 
-use tesseract_board::{Color, Move, Position, TextMove, Undo};
-use tesseract_movegen::{Legal, MoveError, Outcome};
+use tesseract_board::{Color, Move, Position, TextMove};
+use tesseract_movegen::{Claims, GameEnd, Legal, MoveError};
 
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::tier::Tier;
-
-/// How a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameEnd {
-    /// The side to move is mated.
-    Checkmate {
-        /// The side that gave mate.
-        winner: Color,
-    },
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Kings alone.
-    DeadDraw,
-    /// The position occurred for the third time.
-    Repetition,
-    /// 100 plies without a capture or a pawn move.
-    FiftyMoves,
-}
-
-impl GameEnd {
-    /// The winner, if the game is not drawn.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameEnd::Checkmate { winner } => Some(winner),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameEnd::Checkmate { winner } => write!(f, "checkmate, {winner} wins"),
-            GameEnd::Stalemate => f.write_str("stalemate, a draw"),
-            GameEnd::DeadDraw => f.write_str("kings alone, a draw"),
-            GameEnd::Repetition => f.write_str("threefold repetition, a draw"),
-            GameEnd::FiftyMoves => f.write_str("50-move rule, a draw"),
-        }
-    }
-}
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -148,7 +109,11 @@ pub enum RecordError {
     },
 }
 
-/// A game in progress.
+/// A game in progress, with the seed of its engine moves.
+///
+/// Engines claim every draw as soon as the rules allow it: [`Game::status`] is the rules-level game's
+/// [`end`](tesseract_movegen::Game::end) with [`Claims::all`]. For the automatic ends alone and the
+/// claims a player may make, see [`Game::rules`].
 ///
 /// # Examples
 /// ```
@@ -164,35 +129,36 @@ pub enum RecordError {
 /// assert_eq!(game.moves().len(), 1);
 /// # Ok::<_, tesseract_movegen::MoveError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    start: Position,
-    pos: Position,
-    moves: Vec<Move>,
-    undos: Vec<Undo>,
-    hashes: Vec<u64>,
+    rules: tesseract_movegen::Game,
     seed: u64,
 }
 
 impl Game {
     /// A new game from `start`, with the seed of its engine moves.
     pub fn new(start: Position, seed: u64) -> Game {
-        Game { pos: start.clone(), start, moves: Vec::new(), undos: Vec::new(), hashes: Vec::new(), seed }
+        Game { rules: tesseract_movegen::Game::new(start), seed }
+    }
+
+    /// The rules-level game: its history, undo and redo, automatic ends and claimable draws.
+    pub fn rules(&self) -> &tesseract_movegen::Game {
+        &self.rules
     }
 
     /// The start position.
     pub fn start(&self) -> &Position {
-        &self.start
+        self.rules.start()
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.rules.position()
     }
 
     /// The moves played.
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.rules.moves()
     }
 
     /// The seed.
@@ -202,31 +168,21 @@ impl Game {
 
     /// The hashes of the positions before the current one, oldest first (for [`Searcher::search`]).
     pub fn history(&self) -> &[u64] {
-        &self.hashes
+        self.rules.history()
     }
 
     /// Plays a move after checking it is legal.
     ///
     /// # Errors
-    /// [`MoveError::Illegal`] when it is not; the game is unchanged.
+    /// [`MoveError`] when it is not; the game is unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        let hash = self.pos.hash();
-        let undo = self.pos.play(m)?;
-        self.hashes.push(hash);
-        self.moves.push(m);
-        self.undos.push(undo);
-        Ok(())
+        self.rules.play(m)
     }
 
     /// Plays a move the caller took from this position's legal move list (or the engine's best move),
     /// without generating the list again to check it.
     pub(crate) fn play_legal(&mut self, m: Move) {
-        debug_assert!(self.pos.is_legal(m), "play_legal of an illegal move");
-        let hash = self.pos.hash();
-        let undo = self.pos.make(m);
-        self.hashes.push(hash);
-        self.moves.push(m);
-        self.undos.push(undo);
+        self.rules.play_unchecked(m);
     }
 
     /// Parses, checks and plays a move text (RULES.md §4).
@@ -234,78 +190,39 @@ impl Game {
     /// # Errors
     /// [`MoveError`] saying why the text is not a legal move here.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
-        let m = self.pos.parse_move(text)?;
-        self.play(m)?;
-        Ok(m)
+        self.rules.play_text(text)
     }
 
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        let undo = self.undos.pop().expect("one undo per move");
-        self.hashes.pop();
-        self.pos.unmake(m, undo);
-        Some(m)
+        self.rules.undo()
+    }
+
+    /// Plays again the last move taken back, if any.
+    pub fn redo(&mut self) -> Option<Move> {
+        self.rules.redo()
     }
 
     /// How many times the current position occurred (counting now).
     pub fn repetitions(&self) -> usize {
-        let h = self.pos.hash();
-        1 + self.hashes.iter().rev().take(self.pos.halfmove_clock() as usize).filter(|&&x| x == h).count()
+        self.rules.repetitions()
     }
 
-    /// Whether and how the game is over: mate, stalemate, kings alone, threefold repetition, 50-move rule.
+    /// Whether and how the game is over, every draw claimed as soon as allowed: mate, stalemate, dead
+    /// position, the 75-move rule and fivefold repetition, the 50-move rule, threefold repetition.
     pub fn status(&self) -> Option<GameEnd> {
-        match self.pos.outcome() {
-            Some(Outcome::Checkmate { winner }) => Some(GameEnd::Checkmate { winner }),
-            Some(Outcome::Stalemate) => Some(GameEnd::Stalemate),
-            Some(Outcome::DeadDraw) => Some(GameEnd::DeadDraw),
-            None => self.claim(),
-        }
+        self.rules.end(Claims::all())
     }
 
     /// [`Game::status`] when the caller already knows how many legal moves the current position has (the
     /// playouts generate them anyway): the same rules in the same order, without a second generation.
     pub(crate) fn status_with(&self, legal_moves: usize) -> Option<GameEnd> {
-        let end = if self.pos.is_kings_only() {
-            Some(GameEnd::DeadDraw)
-        } else if legal_moves == 0 {
-            Some(if self.pos.is_check() {
-                GameEnd::Checkmate { winner: self.pos.turn().other() }
-            } else {
-                GameEnd::Stalemate
-            })
-        } else {
-            self.claim()
-        };
-        // Debug builds check every call against the rules' own path.
-        debug_assert_eq!(end, self.status(), "status_with({legal_moves}) differs from status()");
-        end
-    }
-
-    /// The draws a game record claims when the board's rules have not ended the game: the 50-move rule,
-    /// then threefold repetition.
-    fn claim(&self) -> Option<GameEnd> {
-        if self.pos.halfmove_clock() >= 100 {
-            return Some(GameEnd::FiftyMoves);
-        }
-        if self.repetitions() >= 3 {
-            return Some(GameEnd::Repetition);
-        }
-        None
+        self.rules.end_given_moves(Claims::all(), legal_moves)
     }
 
     /// The text of each move played.
     pub fn move_texts(&self) -> Vec<TextMove> {
-        let mut pos = self.start.clone();
-        self.moves
-            .iter()
-            .map(|&m| {
-                let t = TextMove::from_move(m, &pos);
-                pos.make(m);
-                t
-            })
-            .collect()
+        self.rules.move_texts()
     }
 
     /// The engine's move at `tier`: the searcher is resized to the tier's table and cleared, so that the
@@ -339,12 +256,12 @@ impl Game {
             searcher.resize(settings.hash_mb);
         }
         searcher.clear();
-        searcher.search(&self.pos, &self.hashes, limits, &tier.options(self.seed), on_iteration)
+        searcher.search(self.position(), self.history(), limits, &tier.options(self.seed), on_iteration)
     }
 
     /// The game as plain data.
     pub fn record(&self, white: Player, black: Player) -> GameRecord {
-        GameRecord { start: self.start.clone(), seed: self.seed, white, black, moves: self.move_texts() }
+        GameRecord { start: self.start().clone(), seed: self.seed, white, black, moves: self.move_texts() }
     }
 
     /// The game a record describes (its moves checked for legality, not re-thought).
@@ -352,13 +269,14 @@ impl Game {
     /// # Errors
     /// [`RecordError::IllegalMove`] for the first move that is not legal.
     pub fn from_record(record: &GameRecord) -> Result<Game, RecordError> {
-        let mut game = Game::new(record.start.clone(), record.seed);
-        for (i, text) in record.moves.iter().enumerate() {
-            let illegal = |source| RecordError::IllegalMove { ply: i + 1, text: text.to_string(), source };
-            let m = game.pos.resolve(text).map_err(illegal)?;
-            game.play(m).map_err(illegal)?;
-        }
-        Ok(game)
+        let rules = tesseract_movegen::Game::replay(record.start.clone(), &record.moves)?;
+        Ok(Game { rules, seed: record.seed })
+    }
+}
+
+impl From<tesseract_movegen::ReplayError> for RecordError {
+    fn from(e: tesseract_movegen::ReplayError) -> RecordError {
+        RecordError::IllegalMove { ply: e.ply, text: e.text, source: e.source }
     }
 }
 
@@ -376,10 +294,10 @@ impl GameRecord {
     ) -> Result<Game, RecordError> {
         let mut game = Game::new(self.start.clone(), self.seed);
         for (i, text) in self.moves.iter().enumerate() {
-            let player = if game.pos.turn() == Color::White { self.white } else { self.black };
+            let player = if game.position().turn() == Color::White { self.white } else { self.black };
             if let Player::Engine(tier) = player {
                 let result = game.think_unguarded(searcher, tier, |_| {});
-                let engine = result.best_move.map(|m| TextMove::from_move(m, &game.pos).to_string());
+                let engine = result.best_move.map(|m| TextMove::from_move(m, game.position()).to_string());
                 if engine.as_deref() != Some(text.to_string().as_str()) {
                     return Err(RecordError::EngineMismatch {
                         ply: i + 1,
@@ -390,12 +308,12 @@ impl GameRecord {
                 }
             }
             on_move(i + 1, text);
-            let m = game.pos.resolve(text).map_err(|source| RecordError::IllegalMove {
+            let m = game.position().resolve(text).map_err(|source| RecordError::IllegalMove {
                 ply: i + 1,
                 text: text.to_string(),
                 source,
             })?;
-            game.play(m).map_err(|source| RecordError::IllegalMove { ply: i + 1, text: text.to_string(), source })?;
+            game.play_legal(m);
         }
         Ok(game)
     }

@@ -46,7 +46,8 @@ use rand_core::{Rng, SeedableRng};
 use tesseract_board::{Color, Position};
 use tesseract_movegen::{MoveList, legal_moves_into};
 
-use crate::game::{Game, GameEnd};
+use crate::game::Game;
+use tesseract_movegen::GameEnd;
 use crate::search::{Limits, Options, Searcher};
 use crate::tier::Tier;
 use crate::tt::TableAllocError;
@@ -193,8 +194,13 @@ pub enum EndReason {
     Checkmate,
     /// The side to move has no legal move and is not in check (text `stalemate`).
     Stalemate,
-    /// Kings alone (text `dead_draw`).
+    /// A dead position by material (text `dead_draw`).
     DeadDraw,
+    /// The position occurred for the fifth time (text `fivefold`; playouts claim the threefold first).
+    Fivefold,
+    /// 150 plies without a capture or a pawn move (text `seventy_five_moves`; playouts claim the 50-move
+    /// rule first).
+    SeventyFiveMoves,
     /// The position occurred for the third time (text `threefold`).
     Threefold,
     /// 100 plies without a capture or a pawn move (text `fifty_moves`).
@@ -205,23 +211,27 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, in the order of the summary tables.
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 8] = [
         EndReason::Checkmate,
         EndReason::Stalemate,
         EndReason::DeadDraw,
+        EndReason::Fivefold,
+        EndReason::SeventyFiveMoves,
         EndReason::Threefold,
         EndReason::FiftyMoves,
         EndReason::PlyCap,
     ];
 
-    /// The text: `checkmate`, `stalemate`, `dead_draw`, `threefold`, `fifty_moves` or `ply_cap`.
+    /// The text: [`GameEnd::name`] for the rules' ends, `ply_cap` for the cap.
     pub const fn name(self) -> &'static str {
         match self {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::DeadDraw => "dead_draw",
-            EndReason::Threefold => "threefold",
-            EndReason::FiftyMoves => "fifty_moves",
+            EndReason::Checkmate => GameEnd::Checkmate { winner: tesseract_board::Color::White }.name(),
+            EndReason::Stalemate => GameEnd::Stalemate.name(),
+            EndReason::DeadDraw => GameEnd::DeadDraw.name(),
+            EndReason::Fivefold => GameEnd::Fivefold.name(),
+            EndReason::SeventyFiveMoves => GameEnd::SeventyFiveMoves.name(),
+            EndReason::Threefold => GameEnd::Threefold.name(),
+            EndReason::FiftyMoves => GameEnd::FiftyMoves.name(),
             EndReason::PlyCap => "ply_cap",
         }
     }
@@ -233,7 +243,9 @@ impl From<GameEnd> for EndReason {
             GameEnd::Checkmate { .. } => EndReason::Checkmate,
             GameEnd::Stalemate => EndReason::Stalemate,
             GameEnd::DeadDraw => EndReason::DeadDraw,
-            GameEnd::Repetition => EndReason::Threefold,
+            GameEnd::Fivefold => EndReason::Fivefold,
+            GameEnd::SeventyFiveMoves => EndReason::SeventyFiveMoves,
+            GameEnd::Threefold => EndReason::Threefold,
             GameEnd::FiftyMoves => EndReason::FiftyMoves,
         }
     }
