@@ -10,7 +10,8 @@ use std::process::{Command, Output, Stdio};
 /// The path of an example binary, which `cargo test` builds next to the test binaries
 /// (`target/<profile>/examples/`).
 ///
-/// A target filter such as `--test NAME` skips building examples; a missing example is then built here.
+/// A target filter such as `--test NAME` skips building examples; a missing example is then built here
+/// (with every feature, as scripts/test.sh tests).
 ///
 /// # Panics
 /// When the example cannot be built.
@@ -24,7 +25,7 @@ pub fn example(name: &str) -> PathBuf {
     if !path.exists() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
-        build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--quiet", "--example", name]);
+        build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--quiet", "--all-features", "--example", name]);
         // target/debug is the dev profile; any other folder is named after its profile.
         if let Some(profile) = dir.file_name().and_then(|n| n.to_str()).filter(|&n| n != "debug") {
             build.args(["--profile", profile]);
