@@ -735,6 +735,28 @@ impl Position {
         self.hash = undo.hash;
     }
 
+    /// Where the king lands if `m` is a castling move here (the king moving onto its own rook: `Move::to`
+    /// is the rook's cell), else `None`: the g or c file of its rank on 8×8, in classic chess and in
+    /// Chess960 alike. A GUI lights this cell as well as the rook's for a two-step king click.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{Move, Position};
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+    /// let g = pos.geometry();
+    /// let castle = Move { from: g.parse_cell("e1").unwrap(), to: g.parse_cell("h1").unwrap(), promotion: None };
+    /// assert_eq!(pos.castling_king_to(castle), g.parse_cell("g1"));
+    /// # Ok::<_, tesseract_board::FromFenError>(())
+    /// ```
+    pub fn castling_king_to(&self, m: Move) -> Option<Cell> {
+        match (self.piece_at(m.from), self.piece_at(m.to)) {
+            (Some(k), Some(r)) if k.role == Role::King && r.role == Role::Rook && k.color == r.color => {
+                Some(self.castling_destinations(m).0)
+            }
+            _ => None,
+        }
+    }
+
     /// Where king and rook land for a castling move written king-takes-rook.
     fn castling_destinations(&self, m: Move) -> (Cell, Cell) {
         let g = self.geo;

@@ -1,6 +1,6 @@
 //! Checked play: legality, resolving text moves, playing untrusted moves, game outcomes.
 
-use tesseract_board::{Color, Move, Position, Role, TextMove, TextMoveError, Undo};
+use tesseract_board::{Cell, Color, Move, Position, Role, TextMove, TextMoveError, Undo};
 
 use crate::fast::{count, legal_moves};
 
@@ -97,6 +97,30 @@ pub trait Legal {
     /// ```
     fn resolve(&self, text: &TextMove) -> Result<Move, MoveError>;
 
+    /// The legal move of the piece on `from` to the cell `to` (with `promotion` for a pawn that promotes),
+    /// as a board GUI reads a click: `to` is the cell the piece lands on, or for castling either the
+    /// king's destination (the two-step click, e1g1) or its own rook's cell (e1h1), in classic chess and
+    /// Chess960 alike. When an ordinary king move lands on the same cell as castling would (Chess960, king
+    /// on f1 and rook on h1: g1), the ordinary move is meant; castling is then the click on the rook.
+    ///
+    /// # Errors
+    /// [`MoveError::CellOffBoard`] for a cell outside the board, [`MoveError::Illegal`] when no legal move
+    /// matches.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::Position;
+    /// use tesseract_movegen::Legal;
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+    /// let cell = |name| pos.geometry().parse_cell(name).unwrap();
+    /// let two_step = pos.move_between(cell("e1"), cell("g1"), None)?;
+    /// let onto_rook = pos.move_between(cell("e1"), cell("h1"), None)?;
+    /// assert_eq!(two_step, onto_rook);
+    /// assert_eq!(pos.castling_king_to(two_step), Some(cell("g1")));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    fn move_between(&self, from: Cell, to: Cell, promotion: Option<Role>) -> Result<Move, MoveError>;
+
     /// Parses and resolves a move text in one step.
     ///
     /// # Errors
@@ -121,7 +145,7 @@ pub trait Legal {
     /// assert!(dead.is_insufficient_material());
     /// let alive: Position = "8/8/4k3/8/8/2N5/8/3NK3 w - - 0 1".parse()?;
     /// assert!(!alive.is_insufficient_material());
-    /// # Ok::<_, tesseract_board::PositionError>(())
+    /// # Ok::<_, tesseract_board::FromFenError>(())
     /// ```
     fn is_insufficient_material(&self) -> bool;
 }
@@ -176,6 +200,36 @@ impl Legal for Position {
             (false, _) if to == from => "a piece cannot stay where it is",
             (false, _) => "that piece cannot move there",
         }))
+    }
+
+    fn move_between(&self, from: Cell, to: Cell, promotion: Option<Role>) -> Result<Move, MoveError> {
+        let g = self.geometry();
+        for (which, cell) in [("from", from), ("to", to)] {
+            if !g.contains(cell) {
+                return Err(MoveError::CellOffBoard { which, index: cell.index(), cells: g.cells() });
+            }
+        }
+        let moves = legal_moves(self);
+        let candidates = || moves.iter().copied().filter(|m| m.from == from && m.promotion == promotion);
+        if let Some(m) = candidates().find(|m| m.to == to) {
+            return Ok(m);
+        }
+        if let Some(m) = candidates().find(|&m| self.castling_king_to(m) == Some(to)) {
+            return Ok(m);
+        }
+        let text = format!("{}{}", g.cell_name(from), g.cell_name(to));
+        let reaches = moves.iter().any(|m| m.from == from && (m.to == to || self.castling_king_to(*m) == Some(to)));
+        Err(MoveError::Illegal {
+            text,
+            reason: match (reaches, promotion) {
+                (true, None) => "the move promotes: add the promotion piece",
+                (true, Some(_)) => "this promotion piece is not allowed here",
+                (false, _) if self.piece_at(from).is_none_or(|p| p.color != self.turn()) => {
+                    "no piece of the side to move stands on the from cell"
+                }
+                (false, _) => "that piece cannot move there",
+            },
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

@@ -221,3 +221,42 @@ fn a_game_serializes_as_its_start_and_move_texts() {
     let end = serde_json::to_string(&GameEnd::Checkmate { winner: Color::Black }).unwrap();
     assert_eq!(serde_json::from_str::<GameEnd>(&end).unwrap(), GameEnd::Checkmate { winner: Color::Black });
 }
+
+/// A GUI's click, from a cell to a cell: every legal move is found from its own cells, castling also from
+/// the king's destination (the two-step click), in classic chess and Chess960.
+#[test]
+fn clicks_find_every_legal_move_and_castling_by_the_two_step() {
+    let cell = |p: &Position, name: &str| p.geometry().parse_cell(name).unwrap();
+    let positions = [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ];
+    for fen in positions {
+        let p = pos(fen);
+        for m in legal_moves(&p) {
+            assert_eq!(p.move_between(m.from, m.to, m.promotion), Ok(m), "{fen}: {m:?}");
+            if let Some(king_to) = p.castling_king_to(m) {
+                assert_eq!(p.move_between(m.from, king_to, None), Ok(m), "{fen}: two-step");
+            }
+        }
+    }
+    let classic = pos(positions[0]);
+    let short = classic.move_between(cell(&classic, "e1"), cell(&classic, "g1"), None).unwrap();
+    assert_eq!(classic.castling_king_to(short), Some(cell(&classic, "g1")));
+    let long = classic.move_between(cell(&classic, "e8"), cell(&classic, "c8"), None);
+    assert!(long.is_err(), "not Black's turn");
+    // Chess960: king on f1, rook on h1 (g1 empty): the click on g1 is the king's step, the rook castles.
+    let p = pos("4k3/8/8/8/8/8/8/5K1R w H - 0 1");
+    let step = p.move_between(cell(&p, "f1"), cell(&p, "g1"), None).unwrap();
+    assert_eq!(p.castling_king_to(step), None);
+    let castle = p.move_between(cell(&p, "f1"), cell(&p, "h1"), None).unwrap();
+    assert_eq!(p.castling_king_to(castle), Some(cell(&p, "g1")));
+    // Errors say why, and cells off the board are refused.
+    let promo = pos(positions[2]);
+    let err = promo.move_between(cell(&promo, "b7"), cell(&promo, "b8"), None).unwrap_err();
+    assert_eq!(err.to_string(), "b7b8 is not a legal move here: the move promotes: add the promotion piece");
+    let err = promo.move_between(cell(&promo, "b7"), tesseract_board::Cell::new(64), None).unwrap_err();
+    assert!(matches!(err, MoveError::CellOffBoard { which: "to", .. }), "{err:?}");
+}

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use tesseract_board::{
-    CastlingMode, CastlingSide, Move, Position, Role, Shape, TextMove, fen::CastlingNotation, start,
+    CastlingMode, Move, Position, Shape, TextMove, fen::CastlingNotation, start,
 };
 use tesseract_movegen::legal_moves;
 use tesseract_search::{Game, GameRecord, Player};
@@ -251,15 +251,7 @@ fn move_entry(pos: &Position, m: Move) -> Value {
     let text = TextMove::from_move(m, pos);
     let to = g.cell(text.to()).unwrap_or(m.to);
     let promotion = m.promotion.map(|r| r.upper_char(g.dims()).to_string());
-    // Castling is the king moving onto its own rook; the king ends on the g or c file of its rank.
-    let king_to = match (pos.piece_at(m.from), pos.piece_at(m.to)) {
-        (Some(k), Some(r)) if k.role == Role::King && r.role == Role::Rook && k.color == r.color => {
-            let (from, rook) = (g.coords(m.from), g.coords(m.to));
-            let side = if rook[0] > from[0] { CastlingSide::King } else { CastlingSide::Queen };
-            g.cell(&[side.king_to_file(g.side() as u8), from[1]]).map(|c| c.index())
-        }
-        _ => None,
-    };
+    let king_to = pos.castling_king_to(m).map(|c| c.index());
     json!({
         "from": m.from.index(),
         "to": to.index(),
