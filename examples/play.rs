@@ -31,7 +31,7 @@ use std::sync::mpsc::{self, Receiver};
 use clap::Parser;
 use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
-use tesseract::movegen::legal_moves;
+use tesseract::movegen::{MoveError, legal_moves};
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
 use lines::{Line, MAX_LINE, stdin_lines};
@@ -554,26 +554,20 @@ impl Ui {
             self.say(&format!("The game is over ({end}): undo, load, save or quit."));
             return;
         }
-        let dims = self.game.position().geometry().dims();
-        if let Err(e) = TextMove::parse(text) {
-            let how = if dims == 2 {
-                "UCI like e2e4 or e7e8q"
-            } else if dims == 3 {
-                "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting"
-            } else {
-                "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
-            };
-            self.say(&format!(
-                "{text:?} is not a move or a command ({e}). Moves are written as {how}; type help for the commands."
-            ));
-            return;
-        }
         let mover = self.game.position().turn();
         match self.game.play_text(text) {
             Ok(_) => self.say(&format!("{mover} plays {text}.")),
-            Err(e) => {
-                self.say(&format!("Illegal move: {e}. Type `moves` to list the legal moves."));
+            Err(MoveError::Text { source, .. }) => {
+                let how = match self.game.position().geometry().dims() {
+                    2 => "UCI like e2e4 or e7e8q",
+                    3 => "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting",
+                    _ => "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting",
+                };
+                self.say(&format!(
+                    "{text:?} is not a move or a command ({source}). Moves are written as {how}; type help for the commands."
+                ));
             }
+            Err(e) => self.say(&format!("Illegal move: {e}. Type `moves` to list the legal moves.")),
         }
     }
 
