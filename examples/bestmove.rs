@@ -28,7 +28,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use position::PositionArgs;
-use tesseract::board::{Move, Position, TextMove};
+use tesseract::board::TextMove;
+use tesseract::movegen::text_line_string;
 use tesseract::search::{Game, Limits, Options, Searcher, Tier};
 
 #[path = "common/position.rs"]
@@ -101,17 +102,6 @@ fn setup(args: &Args) -> Result<(Game, Limits, Options, usize), String> {
     Ok((game, limits, options, hash))
 }
 
-/// The moves of a line in the text of RULES.md §4, each written in the position it is played from.
-fn line_text(pos: &Position, line: &[Move]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        out.push(TextMove::from_move(m, &p).to_string());
-        p.make(m);
-    }
-    out.join(" ")
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let (game, limits, options, hash) = match setup(&args) {
@@ -139,7 +129,7 @@ fn main() -> ExitCode {
             info.score,
             info.nodes,
             info.nps,
-            line_text(pos, info.pv)
+            text_line_string(pos, info.pv)
         );
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             stop.store(true, Ordering::Relaxed);

@@ -31,7 +31,7 @@ use std::sync::mpsc::{self, Receiver};
 use clap::Parser;
 use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
-use tesseract::movegen::{MoveError, legal_moves};
+use tesseract::movegen::{MoveError, legal_moves, text_line_string};
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
 use lines::{Line, MAX_LINE, stdin_lines};
@@ -196,16 +196,6 @@ fn cell_name(pos: &Position, cell: Cell) -> String {
 
 fn move_text(pos: &Position, m: Move) -> String {
     TextMove::from_move(m, pos).to_string()
-}
-
-fn line_text(pos: &Position, line: &[Move]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::new();
-    for &m in line {
-        out.push(move_text(&p, m));
-        p.make(m);
-    }
-    out.join(" ")
 }
 
 /// `1 legal move`, `3 legal moves`.
@@ -378,7 +368,7 @@ impl Ui {
                 score_text(info.score),
                 info.nodes,
                 info.elapsed.as_millis(),
-                line_text(&pos, info.pv)
+                text_line_string(&pos, info.pv)
             );
             let _ = out.flush();
         });
@@ -561,7 +551,9 @@ impl Ui {
                 let how = match self.game.position().geometry().dims() {
                     2 => "UCI like e2e4 or e7e8q",
                     3 => "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting",
-                    _ => "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting",
+                    _ => {
+                        "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
+                    }
                 };
                 self.say(&format!(
                     "{text:?} is not a move or a command ({source}). Moves are written as {how}; type help for the commands."

@@ -41,7 +41,9 @@ pub enum FenError {
     #[error("fields must be separated by single spaces, with no leading or trailing blanks")]
     Spacing,
     /// Not 4, 5 or 6 fields.
-    #[error("expected 6 fields (placement side castling en-passant halfmove fullmove; the last one or two may be left out), found {0}")]
+    #[error(
+        "expected 6 fields (placement side castling en-passant halfmove fullmove; the last one or two may be left out), found {0}"
+    )]
     FieldCount(usize),
     /// The placement's slashes do not describe a board.
     #[error("placement: {0}")]

@@ -193,7 +193,8 @@ impl Game {
     pub fn replay<'a>(start: Position, moves: impl IntoIterator<Item = &'a TextMove>) -> Result<Game, ReplayError> {
         let mut game = Game::new(start);
         for (i, text) in moves.into_iter().enumerate() {
-            let m = game.pos.resolve(text).map_err(|source| ReplayError { ply: i + 1, text: text.to_string(), source })?;
+            let m =
+                game.pos.resolve(text).map_err(|source| ReplayError { ply: i + 1, text: text.to_string(), source })?;
             game.play_unchecked(m);
         }
         Ok(game)

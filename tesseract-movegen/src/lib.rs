@@ -63,11 +63,11 @@ pub use fast::{
     AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
     legal_moves_into, noisy_moves,
 };
+pub use game::{Claims, Game, GameEnd, ReplayError};
 #[cfg(feature = "parallel")]
 pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
-pub use game::{Claims, Game, GameEnd, ReplayError};
 pub use perft::{divide, perft};
-pub use rules::{Legal, MoveError, Outcome};
+pub use rules::{Legal, MoveError, Outcome, text_line, text_line_string};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]

@@ -67,6 +67,39 @@ pub enum Outcome {
     DeadDraw,
 }
 
+/// The text of each move of a line (RULES.md §4), each written in the position it is played from
+/// (castling as that position's mode writes it). It stops before the first move that is not legal in
+/// turn, so a line from an untrusted source or a stale table never corrupts anything.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// use tesseract_movegen::{Legal, text_line};
+/// let pos = start::chess();
+/// let e4 = pos.parse_move("e2e4")?;
+/// let line = text_line(&pos, &[e4]);
+/// assert_eq!(line.iter().map(ToString::to_string).collect::<Vec<_>>(), ["e2e4"]);
+/// assert!(text_line(&pos, &[e4, e4]).len() == 1, "e2e4 twice is not a line");
+/// # Ok::<_, tesseract_movegen::MoveError>(())
+/// ```
+pub fn text_line(pos: &Position, line: &[Move]) -> Vec<TextMove> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        let text = TextMove::from_move(m, &p);
+        if p.play(m).is_err() {
+            break;
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// [`text_line`] as one string, the texts separated by spaces (`e2e4 e7e5 g1f3`).
+pub fn text_line_string(pos: &Position, line: &[Move]) -> String {
+    text_line(pos, line).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
 /// Legal-move methods on [`Position`]: import this trait to call them.
 pub trait Legal {
     /// Whether `m` is a legal move here (it must come from this position's legal move list).

@@ -47,10 +47,10 @@ use tesseract_board::{Color, Position};
 use tesseract_movegen::{MoveList, legal_moves_into};
 
 use crate::game::Game;
-use tesseract_movegen::GameEnd;
 use crate::search::{Limits, Options, Searcher};
 use crate::tier::Tier;
 use crate::tt::TableAllocError;
+use tesseract_movegen::GameEnd;
 
 /// Who chooses the moves of one side in a playout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

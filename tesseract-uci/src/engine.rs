@@ -13,8 +13,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tesseract_board::start::{self, Army};
-use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove};
-use tesseract_movegen::Legal;
+use tesseract_board::{CastlingMode, Color, Position, Shape, TextMove};
+use tesseract_movegen::{Legal, text_line, text_line_string};
 use tesseract_search::{Clock, Game, Info, Limits, Options, Score, SearchResult, Searcher, Tier, TimeBudget};
 
 use crate::command::{Command, Go, PositionCommand, Start};
@@ -691,21 +691,6 @@ impl SearchJob {
     }
 }
 
-/// The moves of a line in UCI text, each written in the position it is played from (castling as the
-/// position's mode wants it); it stops at a move that is not legal, which a search never gives.
-pub fn line_text(pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        let text = TextMove::from_move(m, &p).to_string();
-        if p.play(m).is_err() {
-            break;
-        }
-        out.push(text);
-    }
-    out
-}
-
 fn info_line(pos: &Position, info: &Info<'_>) -> String {
     let mut s = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
@@ -717,10 +702,10 @@ fn info_line(pos: &Position, info: &Info<'_>) -> String {
         info.elapsed.as_millis(),
         info.hashfull
     );
-    let pv = line_text(pos, info.pv);
+    let pv = text_line_string(pos, info.pv);
     if !pv.is_empty() {
         s.push_str(" pv ");
-        s.push_str(&pv.join(" "));
+        s.push_str(&pv);
     }
     s
 }
@@ -729,9 +714,9 @@ fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
     let Some(best) = result.best_move else { return "bestmove 0000".to_string() };
     let mut s = format!("bestmove {}", TextMove::from_move(best, pos));
     if result.pv.first() == Some(&best) && result.pv.len() >= 2 {
-        if let [_, ponder] = &line_text(pos, &result.pv[..2])[..] {
+        if let [_, ponder] = &text_line(pos, &result.pv[..2])[..] {
             s.push_str(" ponder ");
-            s.push_str(ponder);
+            s.push_str(&ponder.to_string());
         }
     }
     s

@@ -35,7 +35,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use tesseract_board::{Move, Position, Role, TextMove};
-use tesseract_movegen::Legal;
+use tesseract_movegen::{Legal, text_line};
 
 use crate::mate::{MAX_MATE, MateSolver, ProofCheck, ProofFailure, ProofStats, SearchAborted};
 use crate::records::{self, DataError, Field, Record};
@@ -395,7 +395,7 @@ fn run_checks(
     match solver.prove(pos, study.key, n, check) {
         Ok(stats) => report.proof = Some(stats),
         Err(failure) => {
-            let text = |line: &[Move]| line_texts(pos, line);
+            let text = |line: &[Move]| text_line(pos, line).iter().map(ToString::to_string).collect::<Vec<_>>();
             report.faults.push(match failure {
                 ProofFailure::Escape { line, remaining } => StudyFault::Escape { line: text(&line), remaining },
                 ProofFailure::Stalemate { line } => StudyFault::Stalemate { line: text(&line) },
@@ -411,17 +411,6 @@ fn run_checks(
 }
 
 /// The texts of a line of moves played from `start`.
-fn line_texts(start: &Position, line: &[Move]) -> Vec<String> {
-    let mut pos = start.clone();
-    line.iter()
-        .map(|&m| {
-            let t = TextMove::from_move(m, &pos).to_string();
-            pos.make(m);
-            t
-        })
-        .collect()
-}
-
 fn check_main_line(study: &Study, solver: &mut MateSolver, report: &mut StudyReport) -> Result<(), SearchAborted> {
     let mut pos = study.position.clone();
     let n = study.n;

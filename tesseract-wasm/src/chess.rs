@@ -3,9 +3,7 @@
 #![forbid(unsafe_code)]
 
 use serde_json::{Value, json};
-use tesseract_board::{
-    CastlingMode, Move, Position, Shape, TextMove, fen::CastlingNotation, start,
-};
+use tesseract_board::{CastlingMode, Move, Position, Shape, TextMove, fen::CastlingNotation, start};
 use tesseract_movegen::legal_moves;
 use tesseract_search::{Game, GameRecord, Player};
 
