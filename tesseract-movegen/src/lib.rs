@@ -56,6 +56,7 @@ pub mod naive;
 mod parallel;
 mod perft;
 mod rules;
+pub mod san;
 mod tables;
 
 pub use fast::{
