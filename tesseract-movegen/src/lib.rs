@@ -55,6 +55,7 @@ pub mod naive;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod perft;
+pub mod pgn;
 mod rules;
 pub mod san;
 mod tables;
