@@ -161,7 +161,8 @@ impl PgnMove {
 pub struct PgnGame {
     /// Every tag pair, in the order read (or set). Writing keeps them and their order, but makes
     /// `Result`, `Variant`, `SetUp` and `FEN` agree with [`PgnGame::result`] and [`PgnGame::start`]
-    /// (changing a value that disagrees, adding a tag that is missing).
+    /// (changing a value that disagrees, adding a tag that is missing); a line break in a value is
+    /// written as a space.
     pub tags: Vec<(String, String)>,
     /// The position before the first move.
     pub start: Position,

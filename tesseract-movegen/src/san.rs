@@ -639,8 +639,8 @@ impl SanPlus {
         Ok(SanPlus { san, suffix: Suffix::of(&after) })
     }
 
-    /// The notation of the legal move `m`, which it then plays on `pos`: one move generation fewer
-    /// than [`SanPlus::from_move`] and no copy of the position, for writing whole games.
+    /// The notation of the legal move `m`, which it then plays on `pos`: as [`SanPlus::from_move`]
+    /// without copying the position, for writing whole games.
     ///
     /// # Errors
     /// [`SanError::Illegal`] for a move not in the legal move list (`pos` is then unchanged).
