@@ -26,6 +26,8 @@ if ! python3 -c 'import chess' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check chess
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
+# The SAN and PGN oracle tests skip themselves without python-chess; here its absence is a failure.
+export TESSERACT_REQUIRE_ORACLE=1
 if ! command -v redis-server >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
 fi

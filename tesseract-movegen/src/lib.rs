@@ -24,6 +24,21 @@
 //! # Ok::<_, tesseract_movegen::MoveError>(())
 //! ```
 //!
+//! SAN for display and game records, and PGN (see [`san`] and [`pgn`]):
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::pgn::{PgnGame, read_games};
+//! use tesseract_movegen::san;
+//! let mut pos = start::chess();
+//! let m = san::parse_move(&pos, "Nf3")?;
+//! assert_eq!(san::to_san(&pos, m), "Nf3");
+//! let game = PgnGame::from_moves(pos.clone(), [m]);
+//! let text = game.to_pgn()?;
+//! assert!(text.ends_with("\n\n1. Nf3 *\n"));
+//! assert_eq!(read_games(&text).next().unwrap()?, game);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The naive generator, which shares nothing with the fast one but the board crate's plain data:
 //! ```
 //! use tesseract_board::start;
@@ -56,7 +71,9 @@ pub mod naive;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod perft;
+pub mod pgn;
 mod rules;
+pub mod san;
 mod tables;
 
 pub use fast::{

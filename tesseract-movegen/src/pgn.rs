@@ -1,0 +1,1169 @@
+//! PGN (Portable Game Notation): reading and writing game records, for chess, Chess960 and the boards of
+//! three and four axes (RULES.md §4).
+//!
+//! A [`PgnGame`] is plain data: the tags in the order read, the start position, the moves with what
+//! annotates them (NAGs, comments, variations as raw text), and the result. It holds no rules state
+//! (history, repetition, clocks): a game type that has them builds a `PgnGame` from its start position and
+//! moves ([`PgnGame::from_moves`]) to write one, and replays [`PgnGame::moves`] from [`PgnGame::start`] to
+//! read one.
+//!
+//! **Reading** ([`read_games`] over a `&str`, [`PgnReader`] over any `BufRead`) yields one
+//! `Result<PgnGame, PgnError>` per game, so a bad game is reported (game number, line, ply, what is wrong)
+//! and the games after it are still read. What it accepts:
+//! - tag pairs `[Name "value"]` (with `\"` and `\\` escapes), several on a line or one per line;
+//! - the start: `[Variant "Chess960"]` (or `chess 960`, `Fischerandom`, `fischer random`) for Chess960,
+//!   `[Variant "Tesseract"]` for the boards of three and four axes, with the position in `[FEN "..."]`
+//!   (FEN, X-FEN, Shredder-FEN or TFEN; without a FEN tag the classic start, Chess960 position 518, or the
+//!   standard Tesseract army); other variants are an error;
+//! - movetext: move numbers (`12.`, `12...`, or none), moves in SAN ([`crate::san`], with `!`, `?` …
+//!   read as NAGs 1–6), in UCI, or on boards of three and four axes as move texts (`22132313`) or the
+//!   readable long form (`Y2213-2313`); `{comments}` and `;` comments, kept per move (whitespace in a
+//!   comment reads as single spaces); NAGs `$n`; variations `( ... )`, kept as raw text on the move they are
+//!   alternatives to, or skipped ([`PgnReader::keep_variations`]); lines starting with `%` are skipped;
+//!   the result `1-0`, `0-1`, `1/2-1/2` or `*`.
+//!
+//! A game ends at its result or where the next game's tags begin, so games need no blank line between
+//! them. The result is the `[Result]` tag's, or the movetext's where the tag is missing or `*` (as in
+//! python-chess). No input makes the reader panic.
+//!
+//! **Writing** ([`PgnGame::to_pgn`], [`PgnGame::write_with`]) follows the PGN export format: tags one per
+//! line, a blank line, the movetext wrapped at 80 columns, move numbers `1.` and `1...` (after a comment
+//! or variation and at the start when Black moves first), NAGs as `$n`, comments in braces, the result.
+//! On boards of three and four axes the movetext is the eight-digit move text by default (RULES.md §4),
+//! or the readable long form on request ([`Notation::San`]).
+//!
+//! # Examples
+//!
+//! ```
+//! use tesseract_movegen::pgn::{read_games, GameResult};
+//! let text = r#"[Event "Casual"]
+//! [White "Alice"]
+//! [Black "Bob"]
+//! [Result "1-0"]
+//!
+//! 1. e4 e5 2. Bc4 {the Italian bishop} Nc6 3. Qh5 Nf6?? 4. Qxf7# 1-0
+//! "#;
+//! let game = read_games(text).next().unwrap()?;
+//! assert_eq!(game.tag("White"), Some("Alice"));
+//! assert_eq!(game.moves.len(), 7);
+//! assert_eq!(game.moves[2].comments, ["the Italian bishop"]);
+//! assert_eq!(game.moves[5].nags, [4]);
+//! assert_eq!(game.result, GameResult::WhiteWins);
+//! assert_eq!(game.end_position()?.fen(), "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4");
+//! let written = game.to_pgn()?;
+//! assert!(written.ends_with("1. e4 e5 2. Bc4 { the Italian bishop } 2... Nc6 3. Qh5 Nf6 $4 4. Qxf7# 1-0\n"));
+//! assert_eq!(read_games(&written).next().unwrap()?, game);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A 4D game: `[Variant "Tesseract"]`, the TFEN in `[FEN]`, eight-digit moves.
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::Legal;
+//! use tesseract_movegen::pgn::{PgnGame, read_games};
+//! let pos = start::tesseract(start::Army::Standard);
+//! let m = pos.parse_move("22132313")?;
+//! let game = PgnGame::from_moves(pos, [m]);
+//! let text = game.to_pgn()?;
+//! assert!(text.contains("[Variant \"Tesseract\"]\n[SetUp \"1\"]\n[FEN \"rnknr/5/"));
+//! assert!(text.ends_with("\n1. 22132313 *\n"));
+//! assert_eq!(read_games(&text).next().unwrap()?, game);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::BufRead;
+
+use tesseract_board::fen::FromFenError;
+use tesseract_board::{CastlingMode, Color, Move, Position, TextMove, start};
+
+use crate::Outcome;
+use crate::rules::{Legal, MoveError};
+use crate::san::{SanError, SanPlus};
+
+/// The result of a game, as its `[Result]` tag and the end of its movetext write it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unknown, unfinished or abandoned.
+    #[default]
+    Unknown,
+}
+
+impl GameResult {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// The result a termination text names, if it is one of the four.
+    pub fn parse(text: &str) -> Option<GameResult> {
+        Some(match text {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// The result of a game that ended with `outcome`.
+    pub const fn from_outcome(outcome: Outcome) -> GameResult {
+        match outcome {
+            Outcome::Checkmate { winner: Color::White } => GameResult::WhiteWins,
+            Outcome::Checkmate { winner: Color::Black } => GameResult::BlackWins,
+            Outcome::Stalemate | Outcome::DeadDraw => GameResult::Draw,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A move of a game record and what annotates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move, legal in the position the moves before it lead to.
+    pub mv: Move,
+    /// Numeric annotation glyphs (`$1` or `!` is 1, `$2` or `?` is 2, …), in the order read.
+    pub nags: Vec<u8>,
+    /// Comments after the move, each without its braces, whitespace runs read as single spaces. (A comment
+    /// is written in braces, so a `}` in it is dropped when writing; a `;` comment's `}` reads as a space.)
+    pub comments: Vec<String>,
+    /// Variations that are alternatives to this move, each the raw text between its parentheses
+    /// (tokens separated by single spaces; `;` comments inside turned into braces). Not checked.
+    pub variations: Vec<String>,
+}
+
+impl PgnMove {
+    /// A move without annotations.
+    pub fn new(mv: Move) -> PgnMove {
+        PgnMove { mv, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+    }
+}
+
+/// A game record: tags, start position, moves, comments, result. Plain data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Every tag pair, in the order read (or set). Writing keeps them and their order, but makes
+    /// `Result`, `Variant`, `SetUp` and `FEN` agree with [`PgnGame::result`] and [`PgnGame::start`]
+    /// (changing a value that disagrees, adding a tag that is missing); a line break in a value is
+    /// written as a space.
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start: Position,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    /// The moves of the main line.
+    pub moves: Vec<PgnMove>,
+    /// The result.
+    pub result: GameResult,
+}
+
+/// How moves are written in the movetext.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// SAN on 2D boards, the move text of RULES.md §4 (`22132313`) on boards of three and four axes.
+    #[default]
+    Auto,
+    /// SAN on 2D boards, the readable long form (`Y2213-2313`) on boards of three and four axes.
+    San,
+    /// Move texts everywhere: UCI on 2D boards (`e2e4`, castling `e1g1` in classic games and `e1h1` in
+    /// Chess960), digits on boards of three and four axes.
+    Text,
+}
+
+/// Options of [`PgnGame::write_with`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The longest movetext line, in characters (a single longer word gets a line of its own).
+    pub columns: usize,
+    /// How moves are written.
+    pub notation: Notation,
+    /// Whether comments and NAGs are written.
+    pub comments: bool,
+    /// Whether variations are written.
+    pub variations: bool,
+}
+
+impl Default for WriteOptions {
+    /// 80 columns, [`Notation::Auto`], comments and variations written.
+    fn default() -> WriteOptions {
+        WriteOptions { columns: 80, notation: Notation::Auto, comments: true, variations: true }
+    }
+}
+
+/// Why a game record cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PgnWriteError {
+    /// A move is not legal where it is played.
+    #[error("ply {ply}: {error}")]
+    IllegalMove {
+        /// The move's ply, 1 for the first move.
+        ply: usize,
+        /// Why.
+        error: SanError,
+    },
+    /// A tag name that PGN cannot hold (it starts with a letter or digit and holds letters, digits and
+    /// `_+#=:-` only).
+    #[error("tag name {0:?}: a tag name starts with a letter or digit and holds only letters, digits and _+#=:-")]
+    TagName(String),
+}
+
+/// The families of start positions a PGN game can name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Variant {
+    Classic,
+    Chess960,
+    Tesseract,
+}
+
+impl Variant {
+    /// The variant a `[Variant]` tag names (python-chess's names for classic chess and Chess960).
+    fn from_tag(value: Option<&str>) -> Result<Variant, String> {
+        let Some(value) = value else { return Ok(Variant::Classic) };
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "standard" | "chess" | "classical" | "normal" | "from position" => Ok(Variant::Classic),
+            "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" => Ok(Variant::Chess960),
+            "tesseract" => Ok(Variant::Tesseract),
+            _ => Err(value.to_string()),
+        }
+    }
+
+    fn of(pos: &Position) -> Variant {
+        let shape = pos.shape();
+        if shape.dims() != 2 || shape.side() != 8 {
+            Variant::Tesseract
+        } else if pos.castling_mode() == CastlingMode::Chess960 {
+            Variant::Chess960
+        } else {
+            Variant::Classic
+        }
+    }
+
+    fn start(self) -> Position {
+        match self {
+            Variant::Classic => start::chess(),
+            Variant::Chess960 => start::chess960(518).expect("518 is a Chess960 number"),
+            Variant::Tesseract => start::tesseract(start::Army::Standard),
+        }
+    }
+
+    fn position(self, fen: &str) -> Result<Position, FromFenError> {
+        match self {
+            Variant::Chess960 => Position::from_fen_with_mode(fen, CastlingMode::Chess960),
+            _ => Position::from_fen(fen),
+        }
+    }
+}
+
+/// The seven tags every exported game starts with, in order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+fn valid_tag_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b[0].is_ascii_alphanumeric()
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || b"_+#=:-".contains(&c))
+}
+
+impl PgnGame {
+    /// An empty record from `start`: the seven tags with unknown values (`?`, `????.??.??`, `*`), and
+    /// `Variant`, `SetUp` and `FEN` when the start needs them.
+    pub fn new(start: Position) -> PgnGame {
+        let tags = vec![
+            ("Event".into(), "?".into()),
+            ("Site".into(), "?".into()),
+            ("Date".into(), "????.??.??".into()),
+            ("Round".into(), "?".into()),
+            ("White".into(), "?".into()),
+            ("Black".into(), "?".into()),
+            ("Result".into(), "*".into()),
+        ];
+        let mut game = PgnGame { tags, start, comments: Vec::new(), moves: Vec::new(), result: GameResult::Unknown };
+        game.tags = game.export_tags();
+        game
+    }
+
+    /// A record of `moves` played from `start` (not checked here: [`PgnGame::end_position`] and writing
+    /// check them).
+    pub fn from_moves(start: Position, moves: impl IntoIterator<Item = Move>) -> PgnGame {
+        let mut game = PgnGame::new(start);
+        game.moves = moves.into_iter().map(PgnMove::new).collect();
+        game
+    }
+
+    /// Appends a move without annotations.
+    pub fn push(&mut self, m: Move) {
+        self.moves.push(PgnMove::new(m));
+    }
+
+    /// The moves of the main line.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves.iter().map(|m| m.mv)
+    }
+
+    /// The value of the first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the value of the tag named `name`, in its place, or appends the tag.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        set_tag(&mut self.tags, name, value);
+    }
+
+    /// The position after the moves, each checked to be legal.
+    ///
+    /// # Errors
+    /// [`PgnWriteError::IllegalMove`] naming the first move that is not legal.
+    pub fn end_position(&self) -> Result<Position, PgnWriteError> {
+        let mut pos = self.start.clone();
+        for (i, pm) in self.moves.iter().enumerate() {
+            if let Err(e) = pos.play(pm.mv) {
+                let text = match e {
+                    MoveError::Illegal { text, .. } => text,
+                    other => other.to_string(),
+                };
+                return Err(PgnWriteError::IllegalMove {
+                    ply: i + 1,
+                    error: SanError::Illegal { san: text, reason: "not in the legal move list".into() },
+                });
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The tags as they are written: [`PgnGame::tags`] with `Result`, `Variant`, `SetUp` and `FEN` made to
+    /// agree with the result and the start position.
+    pub fn export_tags(&self) -> Vec<(String, String)> {
+        let mut tags = self.tags.clone();
+        if self.tag("Result") != Some(self.result.as_str()) {
+            if tags.iter().any(|(n, _)| n == "Result") {
+                set_tag(&mut tags, "Result", self.result.as_str());
+            } else {
+                // After the roster tags before it, as the export format orders them.
+                let at = tags.iter().take_while(|(n, _)| SEVEN_TAG_ROSTER[..6].contains(&n.as_str())).count();
+                tags.insert(at, ("Result".into(), self.result.as_str().into()));
+            }
+        }
+        let variant = Variant::of(&self.start);
+        let read = Variant::from_tag(self.tag("Variant"));
+        match variant {
+            Variant::Classic => {
+                if read.is_err() || read == Ok(Variant::Chess960) || read == Ok(Variant::Tesseract) {
+                    tags.retain(|(n, _)| n != "Variant");
+                }
+            }
+            Variant::Chess960 => {
+                if read != Ok(Variant::Chess960) {
+                    set_tag(&mut tags, "Variant", "Chess960");
+                }
+            }
+            Variant::Tesseract => {
+                if read != Ok(Variant::Tesseract) {
+                    set_tag(&mut tags, "Variant", "Tesseract");
+                }
+            }
+        }
+        let fen = self.tag("FEN");
+        let fen_agrees = fen.is_some_and(|f| variant.position(f).is_ok_and(|p| p == self.start));
+        let needs_fen = variant == Variant::Tesseract || self.start != variant.start();
+        if !fen_agrees && (fen.is_some() || needs_fen) {
+            set_tag(&mut tags, "FEN", &self.start.fen());
+        }
+        // A FEN tag goes with `[SetUp "1"]`, just before it when missing.
+        if let Some(at) = tags.iter().position(|(n, _)| n == "FEN") {
+            match tags.iter_mut().find(|(n, _)| n == "SetUp") {
+                Some((_, v)) => *v = "1".into(),
+                None => tags.insert(at, ("SetUp".into(), "1".into())),
+            }
+        }
+        tags
+    }
+
+    /// The game in PGN export format, 80 columns, moves in [`Notation::Auto`].
+    ///
+    /// # Errors
+    /// [`PgnWriteError`] for a move that is not legal where it is played, or a tag name PGN cannot hold.
+    pub fn to_pgn(&self) -> Result<String, PgnWriteError> {
+        self.write_with(&WriteOptions::default())
+    }
+
+    /// The game in PGN export format with `options`: the tags, a blank line, the movetext and the result,
+    /// each line ending in `\n`.
+    ///
+    /// # Errors
+    /// [`PgnWriteError`] for a move that is not legal where it is played, or a tag name PGN cannot hold.
+    pub fn write_with(&self, options: &WriteOptions) -> Result<String, PgnWriteError> {
+        let mut out = String::new();
+        for (name, value) in self.export_tags() {
+            if !valid_tag_name(&name) {
+                return Err(PgnWriteError::TagName(name));
+            }
+            out.push('[');
+            out.push_str(&name);
+            out.push_str(" \"");
+            for c in value.chars() {
+                match c {
+                    '"' | '\\' => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    '\n' | '\r' | '\t' => out.push(' '),
+                    c => out.push(c),
+                }
+            }
+            out.push_str("\"]\n");
+        }
+        out.push('\n');
+        let mut words = Words::new(options.columns);
+        let mut force_number = true;
+        if options.comments {
+            for c in &self.comments {
+                words.comment(c);
+                force_number = true;
+            }
+        }
+        let mut pos = self.start.clone();
+        let long = pos.shape().dims() != 2;
+        for (i, pm) in self.moves.iter().enumerate() {
+            let n = pos.fullmove_number();
+            if pos.turn() == Color::White {
+                words.push(&format!("{n}."));
+            } else if force_number {
+                words.push(&format!("{n}..."));
+            }
+            let text = match (options.notation, long) {
+                (Notation::Text, _) | (Notation::Auto, true) => {
+                    if !pos.is_legal(pm.mv) {
+                        let text = if pos.geometry().contains(pm.mv.from) && pos.geometry().contains(pm.mv.to) {
+                            TextMove::from_move(pm.mv, &pos).to_string()
+                        } else {
+                            format!("{:?}", pm.mv)
+                        };
+                        let error = SanError::Illegal { san: text, reason: "not in the legal move list".into() };
+                        return Err(PgnWriteError::IllegalMove { ply: i + 1, error });
+                    }
+                    let text = TextMove::from_move(pm.mv, &pos).to_string();
+                    let _ = pos.make(pm.mv);
+                    text
+                }
+                _ => SanPlus::from_move_and_play(&mut pos, pm.mv)
+                    .map_err(|error| PgnWriteError::IllegalMove { ply: i + 1, error })?
+                    .to_string(),
+            };
+            words.push(&text);
+            force_number = false;
+            if options.comments {
+                for nag in &pm.nags {
+                    words.push(&format!("${nag}"));
+                }
+                for c in &pm.comments {
+                    words.comment(c);
+                    force_number = true;
+                }
+            }
+            if options.variations {
+                for v in &pm.variations {
+                    words.push("(");
+                    for w in v.split_whitespace() {
+                        words.push(w);
+                    }
+                    words.push(")");
+                    force_number = true;
+                }
+            }
+        }
+        words.push(self.result.as_str());
+        out.push_str(&words.finish());
+        Ok(out)
+    }
+}
+
+/// Sets the first tag named `name`, or appends it.
+fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
+    match tags.iter_mut().find(|(n, _)| n == name) {
+        Some((_, v)) => *v = value.to_string(),
+        None => tags.push((name.to_string(), value.to_string())),
+    }
+}
+
+/// Movetext words wrapped into lines of at most `columns` characters.
+struct Words {
+    columns: usize,
+    out: String,
+    line: usize,
+}
+
+impl Words {
+    fn new(columns: usize) -> Words {
+        Words { columns, out: String::new(), line: 0 }
+    }
+
+    fn push(&mut self, word: &str) {
+        let len = word.chars().count();
+        if self.line > 0 && self.line + 1 + len > self.columns {
+            self.out.push('\n');
+            self.line = 0;
+        }
+        if self.line > 0 {
+            self.out.push(' ');
+            self.line += 1;
+        }
+        self.out.push_str(word);
+        self.line += len;
+    }
+
+    /// A comment in braces, its words wrapped like the others (a `}` inside is dropped: PGN cannot hold it).
+    fn comment(&mut self, text: &str) {
+        self.push("{");
+        for w in text.split_whitespace() {
+            let w = w.replace('}', "");
+            if !w.is_empty() {
+                self.push(&w);
+            }
+        }
+        self.push("}");
+    }
+
+    fn finish(mut self) -> String {
+        self.out.push('\n');
+        self.out
+    }
+}
+
+/// Writes several games, separated by blank lines, in PGN export format.
+///
+/// # Errors
+/// The first game's [`PgnWriteError`].
+pub fn write_games<'a>(games: impl IntoIterator<Item = &'a PgnGame>) -> Result<String, PgnWriteError> {
+    let mut out = String::new();
+    for (i, game) in games.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&game.to_pgn()?);
+    }
+    Ok(out)
+}
+
+/// Why a game of a PGN text cannot be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, line {line}{}: {kind}", ply.map(|p| format!(", ply {p}")).unwrap_or_default())]
+pub struct PgnError {
+    /// The game's number in the text, 1 for the first.
+    pub game: usize,
+    /// The line where the problem is, 1 for the first line of the text.
+    pub line: usize,
+    /// The ply being read (1 for the first move), in the movetext.
+    pub ply: Option<usize>,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
+
+/// What is wrong with a game of a PGN text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PgnErrorKind {
+    /// A malformed tag pair.
+    #[error("malformed tag: {0}")]
+    Tag(&'static str),
+    /// A `[Variant]` this library does not play.
+    #[error("unsupported variant {0:?} (expected standard, Chess960 or Tesseract)")]
+    Variant(String),
+    /// The `[FEN]` tag is not a valid position.
+    #[error("FEN tag {fen:?}: {error}")]
+    Fen {
+        /// The tag's value.
+        fen: String,
+        /// Why.
+        error: FromFenError,
+    },
+    /// A move in algebraic notation that is not legal, ambiguous or malformed.
+    #[error(transparent)]
+    Move(SanError),
+    /// A move text (`22132313`) that is not legal.
+    #[error(transparent)]
+    MoveText(MoveError),
+    /// A null move (`--`, `Z0`, `0000`): no move of the rules.
+    #[error("null move {0:?}: a game record holds only moves of the rules")]
+    NullMove(String),
+    /// A `{` comment without its `}`.
+    #[error("comment not closed: no }} before the end of the game")]
+    UnterminatedComment,
+    /// A `"` string without its closing quote on the same line.
+    #[error("string not closed: no \" before the end of the line")]
+    UnterminatedString,
+    /// A `(` without its `)`.
+    #[error("variation not closed: no ) before the end of the game")]
+    UnclosedVariation,
+    /// A `)` without a `(`.
+    #[error(") without (")]
+    UnmatchedParenthesis,
+    /// A variation before any move it could be an alternative to.
+    #[error("a variation before the first move")]
+    VariationBeforeMove,
+    /// A NAG that is not `$0` to `$255`.
+    #[error("NAG {0:?}: expected $0 to $255")]
+    Nag(String),
+    /// A character that has no place in PGN here.
+    #[error("unexpected {0:?}")]
+    Unexpected(char),
+    /// Reading the input failed.
+    #[error("reading failed: {0}")]
+    Io(String),
+    /// The text holds no game (from [`PgnGame`]'s `FromStr`).
+    #[error("no game in the text")]
+    NoGame,
+}
+
+/// A token of PGN text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok<'a> {
+    LBracket,
+    RBracket,
+    Str(String),
+    Symbol(&'a str),
+    Period,
+    Star,
+    Comment(String),
+    Nag(u8),
+    Open,
+    Close,
+}
+
+/// A token and its line, or a lexing error and its line.
+type Lexed<'a> = Result<(Tok<'a>, usize), (PgnErrorKind, usize)>;
+
+/// Splits one game's text (or several untagged ones) into tokens with their line numbers.
+struct Lexer<'a> {
+    text: &'a str,
+    i: usize,
+    line: usize,
+}
+
+fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn is_symbol_start(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+fn is_symbol_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"_+#=:-/".contains(&b)
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str, first_line: usize) -> Lexer<'a> {
+        Lexer { text, i: 0, line: first_line }
+    }
+
+    /// The next token and its line, a lexing error and its line, or `None` at the end.
+    fn next_token(&mut self) -> Option<Lexed<'a>> {
+        let b = self.text.as_bytes();
+        loop {
+            let c = *b.get(self.i)?;
+            let at_line_start = self.i == 0 || b[self.i - 1] == b'\n';
+            if c == b'\n' {
+                self.line += 1;
+                self.i += 1;
+            } else if c.is_ascii_whitespace() {
+                self.i += 1;
+            } else if c == b'%' && at_line_start {
+                while self.i < b.len() && b[self.i] != b'\n' {
+                    self.i += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        let line = self.line;
+        let start = self.i;
+        let c = b[start];
+        self.i += 1;
+        let tok = match c {
+            b'[' => Tok::LBracket,
+            b']' => Tok::RBracket,
+            b'(' => Tok::Open,
+            b')' => Tok::Close,
+            b'.' => Tok::Period,
+            b'*' => Tok::Star,
+            b'{' => {
+                let Some(len) = b[self.i..].iter().position(|&x| x == b'}') else {
+                    self.line += b[self.i..].iter().filter(|&&x| x == b'\n').count();
+                    self.i = b.len();
+                    return Some(Err((PgnErrorKind::UnterminatedComment, line)));
+                };
+                let body = &self.text[self.i..self.i + len];
+                self.line += body.bytes().filter(|&x| x == b'\n').count();
+                self.i += len + 1;
+                Tok::Comment(normalize(body))
+            }
+            b';' => {
+                let len = b[self.i..].iter().position(|&x| x == b'\n').unwrap_or(b.len() - self.i);
+                let body = &self.text[self.i..self.i + len];
+                self.i += len;
+                // Written back in braces, which cannot hold a `}`.
+                Tok::Comment(normalize(&body.replace('}', " ")))
+            }
+            b'"' => {
+                let mut value = String::new();
+                loop {
+                    match b.get(self.i) {
+                        None | Some(b'\n') => return Some(Err((PgnErrorKind::UnterminatedString, line))),
+                        Some(b'"') => {
+                            self.i += 1;
+                            break;
+                        }
+                        Some(b'\\') if matches!(b.get(self.i + 1), Some(b'"' | b'\\')) => {
+                            value.push(b[self.i + 1] as char);
+                            self.i += 2;
+                        }
+                        Some(_) => {
+                            // Up to the next quote, backslash or line end (all ASCII: char boundaries).
+                            let len = b[self.i..]
+                                .iter()
+                                .position(|&x| matches!(x, b'"' | b'\\' | b'\n'))
+                                .unwrap_or(b.len() - self.i)
+                                .max(1);
+                            let end = self.i + len;
+                            match self.text.get(self.i..end) {
+                                Some(s) => value.push_str(s),
+                                None => value.push('\\'), // a lone backslash before a multi-byte char
+                            }
+                            self.i = end;
+                        }
+                    }
+                }
+                Tok::Str(value)
+            }
+            b'$' => {
+                let len = b[self.i..].iter().take_while(|x| x.is_ascii_digit()).count();
+                let digits = &self.text[self.i..self.i + len];
+                self.i += len;
+                match digits.parse::<u8>() {
+                    Ok(n) => Tok::Nag(n),
+                    Err(_) => return Some(Err((PgnErrorKind::Nag(format!("${digits}")), line))),
+                }
+            }
+            b'!' | b'?' => {
+                let second = b.get(self.i).copied().filter(|x| matches!(x, b'!' | b'?'));
+                if second.is_some() {
+                    self.i += 1;
+                }
+                Tok::Nag(match (c, second) {
+                    (b'!', None) => 1,
+                    (b'?', None) => 2,
+                    (b'!', Some(b'!')) => 3,
+                    (b'?', Some(b'?')) => 4,
+                    (b'!', Some(_)) => 5,
+                    _ => 6,
+                })
+            }
+            b'-' if b.get(self.i) == Some(&b'-') => {
+                self.i += 1;
+                Tok::Symbol("--")
+            }
+            c if is_symbol_start(c) => {
+                while self.i < b.len() && is_symbol_char(b[self.i]) {
+                    self.i += 1;
+                }
+                Tok::Symbol(&self.text[start..self.i])
+            }
+            _ => {
+                let found = self.text[start..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+                self.i = start + found.len_utf8();
+                return Some(Err((PgnErrorKind::Unexpected(found), line)));
+            }
+        };
+        Some(Ok((tok, line)))
+    }
+}
+
+/// Groups lines into the texts of games: a new game starts at a tag line after movetext.
+#[derive(Default)]
+struct Chunker {
+    buf: String,
+    first_line: usize,
+    lines: usize,
+    in_comment: bool,
+    seen_movetext: bool,
+}
+
+impl Chunker {
+    /// Adds a line (with its line end); hands back the previous game's text and first line when this
+    /// line starts a new game.
+    fn feed(&mut self, line: &str) -> Option<(String, usize)> {
+        self.lines += 1;
+        let trimmed = line.trim_start();
+        let mut done = None;
+        if !self.in_comment && trimmed.starts_with('[') {
+            if self.seen_movetext {
+                done = Some((std::mem::take(&mut self.buf), self.first_line));
+                self.seen_movetext = false;
+            }
+        } else if !line.starts_with('%') || self.in_comment {
+            let mut semicolon = false;
+            for b in line.bytes() {
+                if self.in_comment {
+                    self.in_comment = b != b'}';
+                } else if semicolon {
+                    break;
+                } else {
+                    match b {
+                        b'{' => self.in_comment = true,
+                        b';' => semicolon = true,
+                        b if b.is_ascii_whitespace() => {}
+                        _ => self.seen_movetext = true,
+                    }
+                }
+            }
+        }
+        if self.buf.is_empty() {
+            self.first_line = self.lines;
+        }
+        self.buf.push_str(line);
+        done
+    }
+
+    fn finish(&mut self) -> Option<(String, usize)> {
+        let buf = std::mem::take(&mut self.buf);
+        (!buf.trim().is_empty()).then_some((buf, self.first_line))
+    }
+}
+
+/// Reads the games of a PGN text from any `BufRead`, one `Result` per game (see the [module](self)).
+///
+/// Invalid UTF-8 is read as U+FFFD; a byte-order mark at the start is skipped.
+///
+/// # Examples
+/// ```
+/// use tesseract_movegen::pgn::{PgnErrorKind, PgnReader};
+/// let text = "1. e4 e5 2. Ke3 *\n\n[Event \"second\"]\n1. d4 { solid } (1. c4) d5 1/2-1/2\n";
+/// let games: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+/// let err = games[0].as_ref().unwrap_err();
+/// assert_eq!((err.game, err.line, err.ply), (1, 1, Some(3)));
+/// assert_eq!(err.to_string(), "game 1, line 1, ply 3: Ke3 is not a legal move here: no king can move to e3");
+/// let second = games[1].as_ref().unwrap();
+/// assert_eq!(second.moves[0].variations, ["1. c4"]);
+/// # let _ = PgnErrorKind::UnclosedVariation;
+/// ```
+pub struct PgnReader<R> {
+    source: R,
+    chunker: Chunker,
+    pending: VecDeque<Result<PgnGame, PgnError>>,
+    games: usize,
+    keep_variations: bool,
+    done: bool,
+    line: Vec<u8>,
+}
+
+/// Reads the games of a PGN text (see [`PgnReader`]).
+pub fn read_games(text: &str) -> PgnReader<&[u8]> {
+    PgnReader::new(text.as_bytes())
+}
+
+impl<R: BufRead> PgnReader<R> {
+    /// A reader of the games in `source`.
+    pub fn new(source: R) -> PgnReader<R> {
+        PgnReader {
+            source,
+            chunker: Chunker::default(),
+            pending: VecDeque::new(),
+            games: 0,
+            keep_variations: true,
+            done: false,
+            line: Vec::new(),
+        }
+    }
+
+    /// Whether variations are kept as raw text on their moves (the default) or skipped.
+    #[must_use]
+    pub fn keep_variations(mut self, keep: bool) -> PgnReader<R> {
+        self.keep_variations = keep;
+        self
+    }
+
+    fn parse_chunk(&mut self, text: &str, first_line: usize) {
+        let mut parser =
+            Parser { lex: Lexer::new(text, first_line), peeked: None, keep_variations: self.keep_variations };
+        loop {
+            let game = self.games + 1;
+            match parser.game(game) {
+                Ok(None) => break,
+                Ok(Some(g)) => self.pending.push_back(Ok(g)),
+                Err(e) => {
+                    self.pending.push_back(Err(e));
+                    parser.skip_game();
+                }
+            }
+            self.games = game;
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        loop {
+            if let Some(r) = self.pending.pop_front() {
+                return Some(r);
+            }
+            if self.done {
+                return None;
+            }
+            self.line.clear();
+            match self.source.read_until(b'\n', &mut self.line) {
+                Ok(0) => {
+                    self.done = true;
+                    if let Some((text, first)) = self.chunker.finish() {
+                        self.parse_chunk(&text, first);
+                    }
+                }
+                Ok(_) => {
+                    let mut bytes = &self.line[..];
+                    if self.chunker.lines == 0 {
+                        bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+                    }
+                    let line = String::from_utf8_lossy(bytes).into_owned();
+                    if let Some((text, first)) = self.chunker.feed(&line) {
+                        self.parse_chunk(&text, first);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.done = true;
+                    self.games += 1;
+                    let line = self.chunker.lines + 1;
+                    self.pending.push_back(Err(PgnError {
+                        game: self.games,
+                        line,
+                        ply: None,
+                        kind: PgnErrorKind::Io(e.to_string()),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    peeked: Option<Lexed<'a>>,
+    keep_variations: bool,
+}
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Option<Lexed<'a>> {
+        self.peeked.take().or_else(|| self.lex.next_token())
+    }
+
+    fn peek(&mut self) -> Option<&Lexed<'a>> {
+        if self.peeked.is_none() {
+            self.peeked = self.lex.next_token();
+        }
+        self.peeked.as_ref()
+    }
+
+    /// Skips the rest of a game that failed: up to its result outside variations, or the end of its text.
+    fn skip_game(&mut self) {
+        let mut depth = 0usize;
+        while let Some(t) = self.next() {
+            match t {
+                Ok((Tok::Open, _)) => depth += 1,
+                Ok((Tok::Close, _)) => depth = depth.saturating_sub(1),
+                Ok((Tok::Star, _)) if depth == 0 => return,
+                Ok((Tok::Symbol(s), _)) if depth == 0 && GameResult::parse(s).is_some() => return,
+                _ => {}
+            }
+        }
+    }
+
+    /// The next game, `None` at the end of the text.
+    fn game(&mut self, number: usize) -> Result<Option<PgnGame>, PgnError> {
+        let err = |line: usize, ply: Option<usize>, kind| PgnError { game: number, line, ply, kind };
+        // Comments before the tags belong to no game; without tags they are the game's first comments.
+        let mut leading = Vec::new();
+        while let Some(Ok((Tok::Comment(_), _))) = self.peek() {
+            if let Some(Ok((Tok::Comment(c), _))) = self.next() {
+                leading.push(c);
+            }
+        }
+        let Some(first) = self.peek() else { return Ok(None) };
+        let first_line = match first {
+            Ok((_, line)) | Err((_, line)) => *line,
+        };
+        let mut tags: Vec<(String, String)> = Vec::new();
+        while let Some(Ok((Tok::LBracket, line))) = self.peek() {
+            let line = *line;
+            self.next();
+            let name = match self.next() {
+                Some(Ok((Tok::Symbol(s), _))) if valid_tag_name(s) => s.to_string(),
+                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected a tag name after ["))),
+            };
+            let value = match self.next() {
+                Some(Ok((Tok::Str(v), _))) => v,
+                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected a quoted value after the tag name"))),
+            };
+            match self.next() {
+                Some(Ok((Tok::RBracket, _))) => {}
+                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected ] after the tag value"))),
+            }
+            tags.push((name, value));
+        }
+        let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let variant =
+            Variant::from_tag(find("Variant")).map_err(|v| err(first_line, None, PgnErrorKind::Variant(v)))?;
+        let start = match find("FEN") {
+            None => variant.start(),
+            Some(fen) => variant
+                .position(fen.trim())
+                .map_err(|error| err(first_line, None, PgnErrorKind::Fen { fen: fen.to_string(), error }))?,
+        };
+        let tag_result = find("Result").and_then(GameResult::parse).filter(|r| *r != GameResult::Unknown);
+        let comments = if tags.is_empty() { leading } else { Vec::new() };
+        let mut game = PgnGame { tags, start, comments, moves: Vec::new(), result: GameResult::Unknown };
+        let mut pos = game.start.clone();
+        let long = pos.shape().dims() != 2;
+        let mut termination = None;
+        let mut any = !game.tags.is_empty();
+        while let Some(t) = self.next() {
+            let (tok, line) = t.map_err(|(kind, line)| err(line, Some(game.moves.len() + 1), kind))?;
+            let ply = Some(game.moves.len() + 1);
+            match tok {
+                Tok::Comment(c) => match game.moves.last_mut() {
+                    Some(m) => m.comments.push(c),
+                    None => game.comments.push(c),
+                },
+                Tok::Nag(n) => {
+                    if let Some(m) = game.moves.last_mut() {
+                        m.nags.push(n);
+                    }
+                }
+                Tok::Period => {}
+                Tok::Open => {
+                    let raw = self.variation(line).map_err(|(kind, l)| err(l, ply, kind))?;
+                    match game.moves.last_mut() {
+                        Some(m) if self.keep_variations => m.variations.push(raw),
+                        Some(_) => {}
+                        None => return Err(err(line, ply, PgnErrorKind::VariationBeforeMove)),
+                    }
+                }
+                Tok::Close => return Err(err(line, ply, PgnErrorKind::UnmatchedParenthesis)),
+                Tok::Star => {
+                    termination = Some(GameResult::Unknown);
+                    break;
+                }
+                Tok::LBracket => return Err(err(line, ply, PgnErrorKind::Unexpected('['))),
+                Tok::RBracket => return Err(err(line, ply, PgnErrorKind::Unexpected(']'))),
+                Tok::Str(_) => return Err(err(line, ply, PgnErrorKind::Unexpected('"'))),
+                Tok::Symbol(s) => {
+                    if let Some(r) = GameResult::parse(s) {
+                        termination = Some(r);
+                        break;
+                    }
+                    let digits = s.bytes().all(|c| c.is_ascii_digit());
+                    // A move number: digits before a period, or on a 2D board a short number without one (as
+                    // python-chess reads it); longer digits are a move text of another board.
+                    if digits && (matches!(self.peek(), Some(Ok((Tok::Period, _)))) || (!long && s.len() <= 4)) {
+                        continue;
+                    }
+                    any = true;
+                    let m = movetext_move(&pos, s, long).map_err(|kind| err(line, ply, kind))?;
+                    let _ = pos.make(m);
+                    game.moves.push(PgnMove::new(m));
+                }
+            }
+        }
+        if !any && termination.is_none() {
+            return Ok(None);
+        }
+        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
+        Ok(Some(game))
+    }
+
+    /// The raw text of a variation whose `(` was just read, up to its matching `)`.
+    fn variation(&mut self, open_line: usize) -> Result<String, (PgnErrorKind, usize)> {
+        let mut raw = String::new();
+        let mut depth = 1usize;
+        let word = |raw: &mut String, w: &str, glue: bool| {
+            if !raw.is_empty() && !glue {
+                raw.push(' ');
+            }
+            raw.push_str(w);
+        };
+        loop {
+            let Some(t) = self.next() else { return Err((PgnErrorKind::UnclosedVariation, open_line)) };
+            let (tok, line) = t?;
+            match tok {
+                Tok::Open => {
+                    depth += 1;
+                    word(&mut raw, "(", false);
+                }
+                Tok::Close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(raw);
+                    }
+                    word(&mut raw, ")", false);
+                }
+                Tok::Period => {
+                    let glue = raw.ends_with(|c: char| c.is_ascii_digit() || c == '.');
+                    word(&mut raw, ".", glue);
+                }
+                Tok::Symbol(s) => word(&mut raw, s, false),
+                Tok::Star => word(&mut raw, "*", false),
+                Tok::Nag(n) => word(&mut raw, &format!("${n}"), false),
+                Tok::Comment(c) => {
+                    let c = c.replace('}', "");
+                    word(&mut raw, &if c.is_empty() { "{ }".to_string() } else { format!("{{ {c} }}") }, false);
+                }
+                Tok::LBracket => return Err((PgnErrorKind::Unexpected('['), line)),
+                Tok::RBracket => return Err((PgnErrorKind::Unexpected(']'), line)),
+                Tok::Str(_) => return Err((PgnErrorKind::Unexpected('"'), line)),
+            }
+        }
+    }
+}
+
+/// The legal move a movetext symbol names: SAN or UCI on 2D boards; the move text or the long form on
+/// boards of three and four axes.
+fn movetext_move(pos: &Position, text: &str, long: bool) -> Result<Move, PgnErrorKind> {
+    if matches!(text, "--" | "Z0" | "0000") {
+        return Err(PgnErrorKind::NullMove(text.to_string()));
+    }
+    if long && text.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return pos.parse_move(text).map_err(PgnErrorKind::MoveText);
+    }
+    crate::san::parse_move(pos, text).map_err(PgnErrorKind::Move)
+}
+
+impl std::str::FromStr for PgnGame {
+    type Err = PgnError;
+
+    /// The first game of a PGN text.
+    fn from_str(text: &str) -> Result<PgnGame, PgnError> {
+        read_games(text).next().unwrap_or(Err(PgnError { game: 1, line: 1, ply: None, kind: PgnErrorKind::NoGame }))
+    }
+}

@@ -1,0 +1,745 @@
+//! Standard algebraic notation (SAN) for display and game records, and its readable long form on boards
+//! of three and four axes (RULES.md §4).
+//!
+//! - **2D** (classic chess, Chess960, any 2D board of side up to 9): SAN as the PGN standard and
+//!   python-chess write it. A piece letter (none for a pawn), the from file, rank or both only where another
+//!   piece of the same kind could also move to the destination (file first, then rank, then both), `x` for a
+//!   capture (a pawn capture names its file: `exd6`), the destination, `=Q` for a promotion, then `+` for
+//!   check or `#` for mate. Castling is `O-O` (with the rook on the king's right, toward file h) or `O-O-O`,
+//!   in Chess960 too, whatever the start files.
+//! - **3D and 4D**: there are too many lines through a cell for short SAN to stay readable, so moves are
+//!   written in a long form: the piece letter (pawns too: `Y` or `W`), the from cell's digits, `-` or `x`
+//!   for a capture (en passant included), the to cell's digits, `=Q` for a promotion, `+` or `#`:
+//!   `Y2213-2313`, `N3111-4131`, `Y2413x3513=D+`. The long form names both cells, so it never needs
+//!   disambiguation.
+//!
+//! Parsing accepts what python-chess accepts in PGN movetext: check marks, annotations (`!`, `?`, `!?` …),
+//! `0-0` for `O-O`, promotions with or without `=` and in either case (`e8=Q`, `e8Q`, `e8q`),
+//! over-specified moves (`Ngf3`, `Ng1f3`, `Ng1-f3`) and fully specified ones without a piece letter
+//! (`e2e4`, `g1f3`, castling as `e1g1` or `e1h1`). As in python-chess, the capture mark and the check mark
+//! are not checked against the position; the piece, the squares and the promotion are, and a move that
+//! names no legal move or more than one is a [`SanError`] that says what is wrong. No text makes it panic.
+//!
+//! # Examples
+//!
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_movegen::san::{self, San, SanPlus};
+//! use tesseract_movegen::Legal;
+//!
+//! let mut pos = start::chess();
+//! let m = san::parse_move(&pos, "Nf3")?;
+//! assert_eq!(SanPlus::from_move(&pos, m).to_string(), "Nf3");
+//! for text in ["e4", "a6", "e5", "d5"] {
+//!     pos.play(san::parse_move(&pos, text)?)?;
+//! }
+//! // The pawn on e5 takes the one that passed d6, en passant.
+//! let m = "exd6".parse::<San>()?.to_move(&pos)?;
+//! assert_eq!(San::from_move(&pos, m).to_string(), "exd6");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The readable long form in 4D, and the eight-digit move text it stands for:
+//! ```
+//! use tesseract_board::{start, TextMove};
+//! use tesseract_movegen::san::{self, SanPlus};
+//!
+//! let pos = start::tesseract(start::Army::Standard);
+//! let m = san::parse_move(&pos, "Y2213-2313")?;
+//! assert_eq!(TextMove::from_move(m, &pos).to_string(), "22132313");
+//! assert_eq!(SanPlus::from_move(&pos, m).to_string(), "Y2213-2313");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use tesseract_board::{CastlingSide, Move, Position, Role, TextMove};
+
+use crate::fast::{count, legal_moves};
+
+/// A move in algebraic notation, without its check mark: parsed without a position, or written for one.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::{CastlingSide, Role};
+/// use tesseract_movegen::san::San;
+/// assert_eq!("O-O-O".parse::<San>()?, San::Castle(CastlingSide::Queen));
+/// let san: San = "Nbd7".parse()?;
+/// assert!(matches!(san, San::Normal { role: Role::Knight, file: Some(2), rank: None, .. }));
+/// assert_eq!(san.to_string(), "Nbd7");
+/// # Ok::<_, tesseract_movegen::san::ParseSanError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A move on a 2D board other than castling.
+    Normal {
+        /// The moving piece ([`Role::YPawn`] for a pawn, written without a letter). A pawn move with both
+        /// `file` and `rank` (`e2e4`, `g1f3`) is read as a fully specified move of whatever piece stands
+        /// there, as python-chess does.
+        role: Role,
+        /// The from file (1 = a), when written.
+        file: Option<u8>,
+        /// The from rank (1-based), when written.
+        rank: Option<u8>,
+        /// Whether the text marks a capture (`x`).
+        capture: bool,
+        /// The destination, (file, rank), 1-based.
+        to: (u8, u8),
+        /// The promotion piece.
+        promotion: Option<Role>,
+    },
+    /// Castling on a 2D board: `O-O` toward the last file, `O-O-O` toward file a.
+    Castle(CastlingSide),
+    /// The long form of boards of three and four axes: piece letter, both cells, capture mark.
+    Long {
+        /// The moving piece.
+        role: Role,
+        /// Whether the text marks a capture (`x` rather than `-`).
+        capture: bool,
+        /// The from and to cells and the promotion piece.
+        text: TextMove,
+    },
+}
+
+/// A check or mate mark.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `+`: the move gives check.
+    Check,
+    /// `#`: the move gives mate.
+    Checkmate,
+}
+
+impl Suffix {
+    /// The mark a move that leads to `after` gets: `#` for mate, `+` for check, `None` otherwise.
+    pub fn of(after: &Position) -> Option<Suffix> {
+        if !after.is_check() {
+            None
+        } else if count(after) == 0 {
+            Some(Suffix::Checkmate)
+        } else {
+            Some(Suffix::Check)
+        }
+    }
+
+    /// `+` or `#`.
+    pub const fn char(self) -> char {
+        match self {
+            Suffix::Check => '+',
+            Suffix::Checkmate => '#',
+        }
+    }
+}
+
+/// A move in algebraic notation with its check mark: what a game record shows (`e8=Q+`, `Qxf7#`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// Its check or mate mark.
+    pub suffix: Option<Suffix>,
+}
+
+/// A text that is not algebraic notation at all (whatever the position).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a move in algebraic notation: {reason}")]
+pub struct ParseSanError {
+    /// The text (escaped for display if it holds control characters).
+    pub text: String,
+    /// What is wrong.
+    pub reason: &'static str,
+}
+
+/// Why a text names no legal move in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SanError {
+    /// The text is not algebraic notation.
+    #[error(transparent)]
+    Syntax(#[from] ParseSanError),
+    /// Short SAN on a board that is not 2D, or the long form on a board of another number of axes.
+    #[error("{san} is written for a board of {found} axes, but this board has {expected}")]
+    WrongBoard {
+        /// The move as written.
+        san: String,
+        /// The board's axes.
+        expected: usize,
+        /// The axes the notation is for.
+        found: usize,
+    },
+    /// No legal move matches.
+    #[error("{san} is not a legal move here: {reason}")]
+    Illegal {
+        /// The move as written.
+        san: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// More than one legal move matches.
+    #[error("{san} is ambiguous here: it could be {}", candidates.join(" or "))]
+    Ambiguous {
+        /// The move as written.
+        san: String,
+        /// The matching moves, as move texts (UCI in 2D), sorted.
+        candidates: Vec<String>,
+    },
+}
+
+/// Whether `m` is a castling move in `pos` (the king moving onto its own rook).
+fn is_castling(pos: &Position, m: Move) -> bool {
+    match (pos.piece_at(m.from), pos.piece_at(m.to)) {
+        (Some(k), Some(r)) => k.role == Role::King && r.role == Role::Rook && k.color == r.color,
+        _ => false,
+    }
+}
+
+/// The side of a castling move: toward the last file (king side) or toward file a.
+fn castling_side(pos: &Position, m: Move) -> CastlingSide {
+    let g = pos.geometry();
+    if g.coord(m.to, 0) > g.coord(m.from, 0) { CastlingSide::King } else { CastlingSide::Queen }
+}
+
+/// Whether `m` captures in `pos`: an enemy piece on the destination, or a pawn leaving its own axis
+/// (en passant). Castling is not a capture.
+fn is_capture(pos: &Position, m: Move) -> bool {
+    let Some(piece) = pos.piece_at(m.from) else { return false };
+    if pos.piece_at(m.to).is_some_and(|p| p.color != piece.color) {
+        return true;
+    }
+    match piece.role.pawn_axis() {
+        Some(axis) => {
+            let g = pos.geometry();
+            let (a, b) = (g.coords(m.from), g.coords(m.to));
+            (0..g.dims()).any(|k| k != axis && a[k] != b[k])
+        }
+        None => false,
+    }
+}
+
+impl San {
+    /// The notation of a legal move `m` in `pos`.
+    ///
+    /// # Panics
+    /// If `m` is not a legal move in `pos` (see [`San::try_from_move`]).
+    pub fn from_move(pos: &Position, m: Move) -> San {
+        San::try_from_move(pos, m).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The notation of `m` in `pos`, or an error if `m` is not a legal move there.
+    ///
+    /// # Errors
+    /// [`SanError::Illegal`] for a move not in the legal move list.
+    pub fn try_from_move(pos: &Position, m: Move) -> Result<San, SanError> {
+        let moves = legal_moves(pos);
+        if !moves.contains(&m) {
+            let g = pos.geometry();
+            let text = if g.contains(m.from) && g.contains(m.to) {
+                TextMove::from_move(m, pos).to_string()
+            } else {
+                format!("{m:?}")
+            };
+            return Err(SanError::Illegal { san: text, reason: "not in the legal move list".into() });
+        }
+        Ok(San::of_legal(pos, m, &moves))
+    }
+
+    /// The notation of `m`, known to be in `moves`, the legal moves of `pos`.
+    fn of_legal(pos: &Position, m: Move, moves: &[Move]) -> San {
+        let g = pos.geometry();
+        let role = pos.piece_at(m.from).expect("a legal move starts on a piece").role;
+        let capture = is_capture(pos, m);
+        if g.dims() != 2 {
+            return San::Long { role, capture, text: TextMove::from_move(m, pos) };
+        }
+        if is_castling(pos, m) {
+            return San::Castle(castling_side(pos, m));
+        }
+        let (ff, fr) = (g.coord(m.from, 0), g.coord(m.from, 1));
+        let to = (g.coord(m.to, 0), g.coord(m.to, 1));
+        let (mut file, mut rank) = (None, None);
+        if role == Role::YPawn {
+            if capture {
+                file = Some(ff);
+            }
+        } else {
+            // Other pieces of the same kind that can also reach the destination (python-chess's rule:
+            // the file if it tells them apart, else the rank, else both).
+            let others: Vec<_> = moves
+                .iter()
+                .filter(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && pos.piece_at(o.from).is_some_and(|p| p.role == role)
+                        && !is_castling(pos, **o)
+                })
+                .map(|o| (g.coord(o.from, 0), g.coord(o.from, 1)))
+                .collect();
+            if !others.is_empty() {
+                let same_rank = others.iter().any(|&(_, r)| r == fr);
+                let same_file = others.iter().any(|&(f, _)| f == ff);
+                if same_rank || !same_file {
+                    file = Some(ff);
+                }
+                if same_file {
+                    rank = Some(fr);
+                }
+            }
+        }
+        San::Normal { role, file, rank, capture, to, promotion: m.promotion }
+    }
+
+    /// Parses algebraic notation without check marks or annotations (see [`SanPlus::parse`] for those).
+    ///
+    /// # Errors
+    /// [`ParseSanError`] for a text that is not algebraic notation.
+    pub fn parse(text: &str) -> Result<San, ParseSanError> {
+        let err = |reason| ParseSanError { text: text.escape_debug().to_string(), reason };
+        if text.is_empty() {
+            return Err(err("empty text"));
+        }
+        match text {
+            "O-O" | "0-0" => return Ok(San::Castle(CastlingSide::King)),
+            "O-O-O" | "0-0-0" => return Ok(San::Castle(CastlingSide::Queen)),
+            _ => {}
+        }
+        if !text.is_ascii() {
+            return Err(err("a character that is not ASCII"));
+        }
+        let b = text.as_bytes();
+        // The long form: a piece letter then three or four digits (`R1a1` is short SAN).
+        if b[0].is_ascii_uppercase() && b[1..].iter().take_while(|c| c.is_ascii_digit()).count() >= 3 {
+            return parse_long(b).map_err(err);
+        }
+        parse_short(b).map_err(err)
+    }
+
+    /// The legal move this notation names in `pos`.
+    ///
+    /// # Errors
+    /// [`SanError::WrongBoard`] for notation of another board, [`SanError::Illegal`] when no legal move
+    /// matches (with the reason), [`SanError::Ambiguous`] when several do.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        self.resolve_as(pos, &self.to_string())
+    }
+
+    /// As [`San::to_move`], naming the move `written` in errors.
+    fn resolve_as(&self, pos: &Position, written: &str) -> Result<Move, SanError> {
+        let g = pos.geometry();
+        let illegal = |reason: String| SanError::Illegal { san: written.to_string(), reason };
+        let notation_dims = match self {
+            San::Long { text, .. } => text.dims(),
+            _ => 2,
+        };
+        if notation_dims != g.dims() {
+            return Err(SanError::WrongBoard { san: written.to_string(), expected: g.dims(), found: notation_dims });
+        }
+        let moves = legal_moves(pos);
+        match *self {
+            San::Castle(side) => {
+                let found = moves.iter().copied().find(|&m| is_castling(pos, m) && castling_side(pos, m) == side);
+                found.ok_or_else(|| {
+                    let right = pos.castling().rook(pos.turn(), side).is_some();
+                    illegal(
+                        if right {
+                            "castling that way is not allowed now (a piece in between, or the king in check or \
+                             passing an attacked square)"
+                        } else {
+                            "no castling right on that side"
+                        }
+                        .to_string(),
+                    )
+                })
+            }
+            San::Long { role, text, .. } => {
+                let from = g.cell(text.from()).ok_or_else(|| illegal("the from cell is not on this board".into()))?;
+                let to = g.cell(text.to()).ok_or_else(|| illegal("the to cell is not on this board".into()))?;
+                let dims = g.dims();
+                match pos.piece_at(from) {
+                    Some(p) if p.color == pos.turn() && p.role == role => {}
+                    Some(p) if p.color == pos.turn() => {
+                        return Err(illegal(format!(
+                            "the piece on {} is a {}, not a {}",
+                            g.cell_name(from),
+                            p.role.name_in(dims),
+                            role.name_in(dims)
+                        )));
+                    }
+                    _ => {
+                        return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from))));
+                    }
+                }
+                let reaching: Vec<Move> = moves.iter().copied().filter(|m| m.from == from && m.to == to).collect();
+                promotion_match(&reaching, text.promotion(), dims).map_err(illegal)
+            }
+            San::Normal { role, file, rank, to: (tf, tr), promotion, .. } => {
+                if promotion == Some(Role::King) {
+                    return Err(illegal("a pawn cannot promote to a king".into()));
+                }
+                let to = g.cell(&[tf, tr]).ok_or_else(|| illegal("the destination is not on this board".into()))?;
+                if let (Role::YPawn, Some(f), Some(r)) = (role, file, rank) {
+                    // Fully specified (`e2e4`, `g1f3`, `e1g1`, `e1h1`): whatever piece stands there.
+                    let from = g.cell(&[f, r]).ok_or_else(|| illegal("the from square is not on this board".into()))?;
+                    match pos.piece_at(from) {
+                        Some(p) if p.color == pos.turn() => {}
+                        _ => return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from)))),
+                    }
+                    let mut reaching: Vec<Move> =
+                        moves.iter().copied().filter(|m| m.from == from && m.to == to).collect();
+                    if reaching.is_empty() {
+                        // Castling written as the king's two-step.
+                        reaching = moves
+                            .iter()
+                            .copied()
+                            .filter(|&m| {
+                                m.from == from && is_castling(pos, m) && {
+                                    let side = castling_side(pos, m);
+                                    side.king_to_file(g.side() as u8) == tf && r == tr
+                                }
+                            })
+                            .collect();
+                    }
+                    return promotion_match(&reaching, promotion, 2).map_err(illegal);
+                }
+                let candidates: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        m.to == to
+                            && !is_castling(pos, m)
+                            && pos.piece_at(m.from).is_some_and(|p| p.role == role)
+                            && file.is_none_or(|f| g.coord(m.from, 0) == f)
+                            && rank.is_none_or(|r| g.coord(m.from, 1) == r)
+                            // A pawn names its file when it captures: without one, it moves straight.
+                            && (role != Role::YPawn || file.is_some() || g.coord(m.from, 0) == tf)
+                    })
+                    .collect();
+                let matching: Vec<Move> = candidates.iter().copied().filter(|m| m.promotion == promotion).collect();
+                match matching[..] {
+                    [m] => Ok(m),
+                    [] if candidates.is_empty() => {
+                        let name = role.name_in(2);
+                        let square = g.cell_name(to);
+                        Err(illegal(if file.is_some() || rank.is_some() {
+                            format!("no {name} from that square can move to {square}")
+                        } else {
+                            format!("no {name} can move to {square}")
+                        }))
+                    }
+                    [] => Err(illegal(match promotion {
+                        None => "the move promotes: add the promotion piece (=Q, =R, =B or =N)".into(),
+                        Some(_) if candidates.iter().all(|m| m.promotion.is_none()) => {
+                            "the move does not promote".into()
+                        }
+                        Some(_) => "that promotion piece is not allowed here".into(),
+                    })),
+                    _ => {
+                        let mut candidates: Vec<String> =
+                            matching.iter().map(|&m| TextMove::from_move(m, pos).to_string()).collect();
+                        candidates.sort();
+                        Err(SanError::Ambiguous { san: written.to_string(), candidates })
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The one move of `reaching` (the legal moves between two given cells) with promotion `promotion`.
+fn promotion_match(reaching: &[Move], promotion: Option<Role>, dims: usize) -> Result<Move, String> {
+    if let Some(&m) = reaching.iter().find(|m| m.promotion == promotion) {
+        return Ok(m);
+    }
+    Err(if reaching.is_empty() {
+        "that piece cannot move there".into()
+    } else if promotion.is_none() {
+        let letters: Vec<String> =
+            reaching.iter().filter_map(|m| m.promotion).map(|r| r.upper_char(dims).to_string()).collect();
+        format!("the move promotes: add the promotion piece ({})", letters.join(", "))
+    } else if reaching.iter().all(|m| m.promotion.is_none()) {
+        "the move does not promote".into()
+    } else {
+        "that promotion piece is not allowed here".into()
+    })
+}
+
+/// The role a promotion letter names on a 2D board (either case; `K` too, refused later).
+fn promotion_role_2d(b: u8) -> Option<Role> {
+    match b.to_ascii_uppercase() {
+        b'Q' => Some(Role::Queen),
+        b'R' => Some(Role::Rook),
+        b'B' => Some(Role::Bishop),
+        b'N' => Some(Role::Knight),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+fn is_file(b: u8) -> bool {
+    (b'a'..=b'i').contains(&b)
+}
+
+fn is_rank(b: u8) -> bool {
+    (b'1'..=b'9').contains(&b)
+}
+
+/// Short SAN: `[KQRBN]? [a-i]? [1-9]? [-x]? [a-i][1-9] (=?[QRBNK])?`, either case for the promotion.
+fn parse_short(b: &[u8]) -> Result<San, &'static str> {
+    let (role, mut body) = match b[0] {
+        b'K' => (Role::King, &b[1..]),
+        b'Q' => (Role::Queen, &b[1..]),
+        b'R' => (Role::Rook, &b[1..]),
+        b'B' => (Role::Bishop, &b[1..]),
+        b'N' => (Role::Knight, &b[1..]),
+        c if is_file(c) => (Role::YPawn, b),
+        _ => return Err("expected a piece letter K, Q, R, B or N, a file letter or O-O"),
+    };
+    let mut promotion = None;
+    if let [rest @ .., r, p] = body {
+        if is_rank(*r) || *r == b'=' {
+            if let Some(role) = promotion_role_2d(*p) {
+                // `b8b` is b8 promoting to a bishop; a lone `b8` is not a promotion.
+                promotion = Some(role);
+                body = if *r == b'=' { rest } else { &body[..body.len() - 1] };
+            }
+        }
+    }
+    if promotion.is_some() && role != Role::YPawn {
+        return Err("only a pawn promotes");
+    }
+    let [rest @ .., f, r] = body else { return Err("expected a destination square such as e4") };
+    if !is_file(*f) || !is_rank(*r) {
+        return Err("expected a destination square such as e4");
+    }
+    let to = (f - b'a' + 1, r - b'0');
+    let mut rest = rest;
+    let mut capture = false;
+    if let [head @ .., sep] = rest {
+        if *sep == b'x' || *sep == b'-' {
+            capture = *sep == b'x';
+            rest = head;
+        }
+    }
+    let (file, rank) = match rest {
+        [] => (None, None),
+        [f] if is_file(*f) => (Some(f - b'a' + 1), None),
+        [r] if is_rank(*r) => (None, Some(r - b'0')),
+        [f, r] if is_file(*f) && is_rank(*r) => (Some(f - b'a' + 1), Some(r - b'0')),
+        _ => return Err("unexpected characters before the destination square"),
+    };
+    Ok(San::Normal { role, file, rank, capture, to, promotion })
+}
+
+/// The long form: `[KQRBNUDYW] digits [-x] digits (=?[QRBNUD])?`, as many digits on each side.
+fn parse_long(b: &[u8]) -> Result<San, &'static str> {
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(3..=4).contains(&digits) {
+        return Err("the long form names cells of 3 or 4 digits");
+    }
+    let role = Role::from_upper_char(b[0] as char, digits)
+        .filter(|r| r.exists_in(digits))
+        .ok_or("expected a piece letter K, Q, R, B, N, U, D, Y or W")?;
+    let sep = b.get(1 + digits).copied();
+    let capture = match sep {
+        Some(b'-') => false,
+        Some(b'x') => true,
+        _ => return Err("expected - or x between the two cells"),
+    };
+    let to_start = 2 + digits;
+    let to = b.get(to_start..to_start + digits).filter(|t| t.iter().all(u8::is_ascii_digit));
+    let Some(to) = to else { return Err("expected the to cell, as many digits as the from cell") };
+    let promotion = match &b[to_start + digits..] {
+        [] => None,
+        [p] | [b'=', p] => match Role::from_upper_char(*p as char, digits) {
+            Some(r) if Role::PROMOTIONS.contains(&r) && r.exists_in(digits) => Some(r),
+            _ => return Err("expected a promotion piece Q, R, B, N, U or D"),
+        },
+        _ => return Err("unexpected characters after the to cell"),
+    };
+    if promotion.is_some() && !role.is_pawn() {
+        return Err("only a pawn promotes");
+    }
+    let coords = |d: &[u8]| -> Result<Vec<u8>, &'static str> {
+        if d.contains(&b'0') {
+            return Err("a coordinate digit is 1..9");
+        }
+        Ok(d.iter().map(|c| c - b'0').collect())
+    };
+    let from = coords(&b[1..1 + digits])?;
+    let to = coords(to)?;
+    Ok(San::Long { role, capture, text: TextMove::new(&from, &to, promotion) })
+}
+
+impl std::str::FromStr for San {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<San, ParseSanError> {
+        San::parse(s)
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Castle(CastlingSide::King) => f.write_str("O-O"),
+            San::Castle(CastlingSide::Queen) => f.write_str("O-O-O"),
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::YPawn {
+                    write!(f, "{}", role.upper_char(2))?;
+                }
+                if let Some(file) = file {
+                    write!(f, "{}", (b'a' + file - 1) as char)?;
+                }
+                if let Some(rank) = rank {
+                    write!(f, "{rank}")?;
+                }
+                if capture {
+                    f.write_str("x")?;
+                }
+                write!(f, "{}{}", (b'a' + to.0 - 1) as char, to.1)?;
+                if let Some(p) = promotion {
+                    write!(f, "={}", p.upper_char(2))?;
+                }
+                Ok(())
+            }
+            San::Long { role, capture, text } => {
+                let dims = text.dims();
+                write!(f, "{}", role.upper_char(dims))?;
+                for c in text.from() {
+                    write!(f, "{c}")?;
+                }
+                f.write_str(if capture { "x" } else { "-" })?;
+                for c in text.to() {
+                    write!(f, "{c}")?;
+                }
+                if let Some(p) = text.promotion() {
+                    write!(f, "={}", p.upper_char(dims))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl SanPlus {
+    /// The notation of a legal move `m` in `pos`, with `+` or `#` when it gives check or mate.
+    ///
+    /// # Panics
+    /// If `m` is not a legal move in `pos` (see [`SanPlus::try_from_move`]).
+    pub fn from_move(pos: &Position, m: Move) -> SanPlus {
+        SanPlus::try_from_move(pos, m).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The notation of `m` in `pos` with its check mark, or an error if `m` is not legal there.
+    ///
+    /// # Errors
+    /// [`SanError::Illegal`] for a move not in the legal move list.
+    pub fn try_from_move(pos: &Position, m: Move) -> Result<SanPlus, SanError> {
+        let san = San::try_from_move(pos, m)?;
+        let mut after = pos.clone();
+        let _ = after.make(m);
+        Ok(SanPlus { san, suffix: Suffix::of(&after) })
+    }
+
+    /// The notation of the legal move `m`, which it then plays on `pos`: as [`SanPlus::from_move`]
+    /// without copying the position, for writing whole games.
+    ///
+    /// # Errors
+    /// [`SanError::Illegal`] for a move not in the legal move list (`pos` is then unchanged).
+    pub fn from_move_and_play(pos: &mut Position, m: Move) -> Result<SanPlus, SanError> {
+        let san = San::try_from_move(pos, m)?;
+        let _ = pos.make(m);
+        Ok(SanPlus { san, suffix: Suffix::of(pos) })
+    }
+
+    /// Parses algebraic notation with an optional check mark (`+`, `#`), kept as read, and an optional
+    /// annotation (`!`, `?`, `!!`, `??`, `!?`, `?!`), dropped (a PGN reader keeps it as a NAG).
+    ///
+    /// # Errors
+    /// [`ParseSanError`] for a text that is not algebraic notation.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::san::{SanPlus, Suffix};
+    /// let san: SanPlus = "e8=Q+!?".parse()?;
+    /// assert_eq!(san.suffix, Some(Suffix::Check));
+    /// assert_eq!(san.to_string(), "e8=Q+");
+    /// assert!("e9=Q+".parse::<SanPlus>().is_ok()); // a square of a 9×9 board: the position decides
+    /// assert!("Pe4".parse::<SanPlus>().is_err());
+    /// # Ok::<_, tesseract_movegen::san::ParseSanError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<SanPlus, ParseSanError> {
+        let mut body = text.trim_end_matches(['!', '?']);
+        if text.len() - body.len() > 2 {
+            return Err(ParseSanError { text: text.escape_debug().to_string(), reason: "more than two ! or ? marks" });
+        }
+        let suffix = if let Some(rest) = body.strip_suffix('#') {
+            body = rest;
+            Some(Suffix::Checkmate)
+        } else if let Some(rest) = body.strip_suffix('+') {
+            body = rest;
+            Some(Suffix::Check)
+        } else {
+            None
+        };
+        let san = San::parse(body).map_err(|e| ParseSanError { text: text.escape_debug().to_string(), ..e })?;
+        Ok(SanPlus { san, suffix })
+    }
+
+    /// The legal move this notation names in `pos` (the check mark is not checked, as in python-chess).
+    ///
+    /// # Errors
+    /// As [`San::to_move`].
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        self.san.resolve_as(pos, &self.to_string())
+    }
+}
+
+impl std::str::FromStr for SanPlus {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<SanPlus, ParseSanError> {
+        SanPlus::parse(s)
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.san)?;
+        if let Some(s) = self.suffix {
+            write!(f, "{}", s.char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses a move in algebraic notation (with optional check mark and annotation) and finds the legal
+/// move it names in `pos`.
+///
+/// # Errors
+/// [`SanError`]: not algebraic notation, written for another board, illegal (with the reason) or
+/// ambiguous (with the candidates).
+///
+/// # Examples
+/// ```
+/// use tesseract_board::Position;
+/// use tesseract_movegen::san::{parse_move, SanError};
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1")?;
+/// assert!(parse_move(&pos, "O-O-O").is_ok());
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/4K3/R6R w - - 0 1")?;
+/// let err = parse_move(&pos, "Rd1").unwrap_err();
+/// assert!(matches!(err, SanError::Ambiguous { .. }));
+/// assert_eq!(err.to_string(), "Rd1 is ambiguous here: it could be a1d1 or h1d1");
+/// assert_eq!(parse_move(&pos, "Nf3").unwrap_err().to_string(), "Nf3 is not a legal move here: no knight can move to f3");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
+    let san = SanPlus::parse(text)?;
+    san.san.resolve_as(pos, text)
+}
+
+/// The notation of the legal move `m` in `pos` with its check mark, as text (`Nf3`, `O-O`, `e8=Q+`,
+/// `Y2213-2313` in 4D).
+///
+/// # Panics
+/// If `m` is not a legal move in `pos`.
+pub fn to_san(pos: &Position, m: Move) -> String {
+    SanPlus::from_move(pos, m).to_string()
+}
