@@ -31,6 +31,7 @@ use std::sync::mpsc::{self, Receiver};
 use clap::Parser;
 use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
+use tesseract::movegen::pgn::{PgnError, PgnGame};
 use tesseract::movegen::{MoveError, legal_moves, text_line_string};
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
@@ -82,7 +83,7 @@ Commands:
   moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
   board             draw the board again
   undo              take back your last move (and the engine's reply)
-  save FILE         save the game (JSON: start, seed, players, moves)
+  save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn)
   svg FILE          write a picture of the position (SVG: the last move marked, a king in check red)
   load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
   fen               print the position's text
@@ -192,6 +193,11 @@ fn player_of(color: Color, players: &[Player; 2]) -> Player {
 /// The mailbox-free text of a cell: digits in 4D, algebraic in 2D.
 fn cell_name(pos: &Position, cell: Cell) -> String {
     pos.geometry().cell_name(cell)
+}
+
+/// Whether a file name asks for PGN (`.pgn`, any case) rather than the JSON record.
+fn is_pgn(path: &str) -> bool {
+    Path::new(path).extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
 }
 
 fn move_text(pos: &Position, m: Move) -> String {
@@ -470,9 +476,12 @@ impl Ui {
 
     fn save(&mut self, path: &str) {
         let record = self.game.record(self.players[0], self.players[1]);
-        let result = serde_json::to_string_pretty(&record)
-            .map_err(|e| e.to_string())
-            .and_then(|json| files::write_atomic(Path::new(path), (json + "\n").as_bytes()).map_err(|e| e.to_string()));
+        let text = if is_pgn(path) {
+            self.game.to_pgn(self.players[0], self.players[1]).to_pgn().map_err(|e| e.to_string())
+        } else {
+            serde_json::to_string_pretty(&record).map(|json| json + "\n").map_err(|e| e.to_string())
+        };
+        let result = text.and_then(|t| files::write_atomic(Path::new(path), t.as_bytes()).map_err(|e| e.to_string()));
         match result {
             Ok(()) => self.say(&format!("Saved {} moves to {path}.", record.moves.len())),
             Err(e) => self.say(&format!("Could not save to {path}: {e}")),
@@ -482,7 +491,14 @@ impl Ui {
     /// Loads a saved game (and says so), or returns why it could not, leaving the game as it was.
     fn load(&mut self, path: &str, verify: bool) -> Result<(), String> {
         let record: GameRecord = files::read_text(Path::new(path))
-            .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
+            .and_then(|s| {
+                if is_pgn(path) {
+                    let pgn: PgnGame = s.parse().map_err(|e: PgnError| e.to_string())?;
+                    GameRecord::from_pgn(&pgn).map_err(|e| e.to_string())
+                } else {
+                    serde_json::from_str(&s).map_err(|e| e.to_string())
+                }
+            })
             .map_err(|e| format!("Could not load {path}: {e}"))?;
         let players = [record.white, record.black];
         let engine = (0..record.moves.len())

@@ -384,3 +384,24 @@ fn quit_cuts_short_a_search_under_way() {
         assert!(stopped < Duration::from_secs(1), "eof {by_eof}: {stopped:?} from the quit to the end: {after:?}");
     }
 }
+
+/// `save FILE.pgn` writes PGN (the players and the seed in tags), which python-chess-style readers take,
+/// and `load FILE.pgn verify` replays it with the engine's moves re-thought; 4D games too
+/// (`[Variant "Tesseract"]`, the TFEN, eight-digit moves).
+#[test]
+fn a_game_saved_as_pgn_loads_and_replays() {
+    for (start, moves, first) in [("classic", "e2e4\n", "1. e4 "), ("standard", "22132313\n", "1. 22132313 ")] {
+        let save = temp(&format!("{start}.pgn"));
+        let script = format!("{moves}save {0}\nload {0} verify\nquit\n", save.display());
+        let out = play(&["--start", start, "--tier", "beginner", "--seed", "5", "--no-color"], &script);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = stdout(&out);
+        assert!(text.contains("All 1 engine moves replayed identically."), "{text}");
+        let pgn = std::fs::read_to_string(&save).unwrap();
+        assert!(pgn.contains("[White \"human\"]\n[Black \"beginner\"]\n"), "{pgn}");
+        assert!(pgn.contains("[Seed \"5\"]"), "{pgn}");
+        assert!(pgn.contains(first), "{pgn}");
+        assert_eq!(pgn.contains("[Variant \"Tesseract\"]"), start == "standard", "{pgn}");
+        std::fs::remove_file(&save).ok();
+    }
+}

@@ -21,6 +21,7 @@ use std::fmt;
 
 use tesseract_board::{Color, Move, Position, TextMove, Undo};
 
+use crate::pgn::{GameResult, PgnGame};
 use crate::rules::{Legal, MoveError, Outcome};
 
 bitflags::bitflags! {
@@ -365,6 +366,51 @@ impl Game {
         } else {
             None
         }
+    }
+
+    /// The game as a PGN record: the start (with `Variant`, `SetUp` and `FEN` tags when it needs them),
+    /// the moves, and the result of [`Game::outcome`] (`*` while the game goes on; set
+    /// [`PgnGame::result`] after a claimed draw, a resignation or an agreement). Its
+    /// [`to_pgn`](PgnGame::to_pgn) is the text.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::start;
+    /// use tesseract_movegen::Game;
+    /// let mut game = Game::new(start::chess());
+    /// for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+    ///     game.play_text(m)?;
+    /// }
+    /// let text = game.to_pgn().to_pgn()?;
+    /// assert!(text.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+    /// let back = Game::from_pgn(&text.parse()?)?;
+    /// assert_eq!(back, game);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pgn(&self) -> PgnGame {
+        let mut pgn = PgnGame::from_moves(self.start.clone(), self.moves.iter().copied());
+        pgn.result = GameResult::from(self.outcome());
+        pgn
+    }
+
+    /// The game of a PGN record's main line, each move checked again.
+    ///
+    /// # Errors
+    /// [`ReplayError`] for the first move that is not legal where it stands.
+    pub fn from_pgn(pgn: &PgnGame) -> Result<Game, ReplayError> {
+        let mut game = Game::new(pgn.start.clone());
+        for (i, m) in pgn.moves().enumerate() {
+            if let Err(source) = game.play(m) {
+                let g = game.pos.geometry();
+                let text = if g.contains(m.from) && g.contains(m.to) {
+                    TextMove::from_move(m, &game.pos).to_string()
+                } else {
+                    format!("cells #{} to #{}", m.from.index(), m.to.index())
+                };
+                return Err(ReplayError { ply: i + 1, text, source });
+            }
+        }
+        Ok(game)
     }
 
     /// The text of each move played (RULES.md §4).

@@ -128,6 +128,18 @@ impl GameResult {
     }
 }
 
+impl From<Option<crate::GameEnd>> for GameResult {
+    /// The result of a game over ([`crate::GameEnd::score`]), `*` for a game that goes on.
+    fn from(end: Option<crate::GameEnd>) -> GameResult {
+        match end.map(|e| e.winner()) {
+            None => GameResult::Unknown,
+            Some(Some(Color::White)) => GameResult::WhiteWins,
+            Some(Some(Color::Black)) => GameResult::BlackWins,
+            Some(None) => GameResult::Draw,
+        }
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use tesseract_board::{Color, Move, Position, TextMove};
+use tesseract_movegen::pgn::{GameResult, PgnGame};
 use tesseract_movegen::{Claims, GameEnd, Legal, MoveError};
 
 use crate::search::{Info, Limits, SearchResult, Searcher};
@@ -264,6 +265,18 @@ impl Game {
         GameRecord { start: self.start().clone(), seed: self.seed, white, black, moves: self.move_texts() }
     }
 
+    /// The game as a PGN record: the players' names in the `White` and `Black` tags (`human` or a tier),
+    /// the seed in a `Seed` tag, and the result of [`Game::status`] (`*` while the game goes on), so that
+    /// [`GameRecord::from_pgn`] reads it back whole.
+    pub fn to_pgn(&self, white: Player, black: Player) -> PgnGame {
+        let mut pgn = self.rules.to_pgn();
+        pgn.set_tag("White", &white.to_string());
+        pgn.set_tag("Black", &black.to_string());
+        pgn.set_tag("Seed", &self.seed.to_string());
+        pgn.result = GameResult::from(self.status());
+        pgn
+    }
+
     /// The game a record describes (its moves checked for legality, not re-thought).
     ///
     /// # Errors
@@ -281,6 +294,37 @@ impl From<tesseract_movegen::ReplayError> for RecordError {
 }
 
 impl GameRecord {
+    /// The record of a PGN game's main line: players from the `White` and `Black` tags when they name
+    /// one (`human`, `beginner`, `club`, `expert`, `master`; any other name is a human), the seed from a
+    /// `Seed` tag (0 without one).
+    ///
+    /// # Errors
+    /// [`RecordError::IllegalMove`] for the first move that is not legal where it stands.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::start;
+    /// use tesseract_search::{Game, GameRecord, Player, Tier};
+    /// let mut game = Game::new(start::chess(), 7);
+    /// game.play_text("e2e4")?;
+    /// let text = game.to_pgn(Player::Human, Player::Engine(Tier::Club)).to_pgn()?;
+    /// assert!(text.contains("[Black \"club\"]\n[Result \"*\"]\n[Seed \"7\"]"));
+    /// let record = GameRecord::from_pgn(&text.parse()?)?;
+    /// assert_eq!(record, game.record(Player::Human, Player::Engine(Tier::Club)));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_pgn(pgn: &PgnGame) -> Result<GameRecord, RecordError> {
+        let game = tesseract_movegen::Game::from_pgn(pgn)?;
+        let player = |tag| pgn.tag(tag).and_then(|name| name.parse().ok()).unwrap_or(Player::Human);
+        Ok(GameRecord {
+            start: pgn.start.clone(),
+            seed: pgn.tag("Seed").and_then(|s| s.parse().ok()).unwrap_or(0),
+            white: player("White"),
+            black: player("Black"),
+            moves: game.move_texts(),
+        })
+    }
+
     /// Replays the record, re-thinking every engine move within its tier's budget (without the wall-clock
     /// guard, so that a slow or busy machine replays the same game) and checking that the engine plays what
     /// is recorded; `on_move` sees each ply's index (from 1) and text as it is checked.
