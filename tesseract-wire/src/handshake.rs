@@ -6,8 +6,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::frame::{FINISHED_LABEL, MacInput, TAG_LEN, TRANSCRIPT_LABEL, VERSION};
+use crate::frame::{MacInput, TAG_LEN, VERSION};
 use crate::keys::PublicKey;
+use crate::labels::{self, INFO_FINISHED, INFO_MESSAGE};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -25,8 +26,8 @@ impl Transcript<'_> {
     /// SHA-256 over the transcript (PROTOCOL.md §4.1).
     pub fn hash(&self) -> [u8; 32] {
         let mut h = Sha256::new();
-        h.update([TRANSCRIPT_LABEL.len() as u8]);
-        h.update(TRANSCRIPT_LABEL);
+        h.update([labels::TRANSCRIPT.len() as u8]);
+        h.update(labels::TRANSCRIPT);
         h.update([VERSION]);
         h.update(self.match_id);
         h.update([u8::from(self.chess960)]);
@@ -54,10 +55,6 @@ pub(crate) struct Keys {
     /// Message keys, by sending colour.
     pub message: [[u8; 32]; 2],
 }
-
-/// The labels of the HKDF-Expand outputs.
-pub(crate) const INFO_FINISHED: [&[u8]; 2] = [b"tesseract-wire/1 finished white", b"tesseract-wire/1 finished black"];
-pub(crate) const INFO_MESSAGE: [&[u8]; 2] = [b"tesseract-wire/1 white to black", b"tesseract-wire/1 black to white"];
 
 /// The x-coordinate of `secret · public`, 32 bytes.
 pub(crate) fn dh(secret: &p256::SecretKey, public: &PublicKey) -> Zeroizing<[u8; 32]> {
@@ -99,9 +96,9 @@ fn mac(key: &[u8; 32]) -> HmacSha256 {
 
 /// The bytes a Finished tag covers: label and transcript hash.
 fn finished_input(th: &[u8; 32]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(1 + FINISHED_LABEL.len() + 32);
-    v.push(FINISHED_LABEL.len() as u8);
-    v.extend_from_slice(FINISHED_LABEL);
+    let mut v = Vec::with_capacity(1 + labels::FINISHED.len() + 32);
+    v.push(labels::FINISHED.len() as u8);
+    v.extend_from_slice(labels::FINISHED);
     v.extend_from_slice(th);
     v
 }

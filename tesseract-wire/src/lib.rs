@@ -126,6 +126,7 @@ mod error;
 mod frame;
 mod handshake;
 mod keys;
+mod labels;
 mod relay;
 pub mod resp;
 mod session;
