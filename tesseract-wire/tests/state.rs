@@ -7,9 +7,10 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use tesseract_board::{Color, Position, start};
+use tesseract_wire::testkit::{AutoPlayer, SeededMover};
 use tesseract_wire::{
-    Action, AutoPlayer, EphemeralKey, Event, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId, Phase,
-    SeededMover, Session, StateError,
+    Action, EphemeralKey, Event, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId, Phase, Session,
+    StateError,
 };
 
 fn key(n: u64) -> IdentityKey {
