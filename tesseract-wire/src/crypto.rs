@@ -1,5 +1,6 @@
-//! The handshake's arithmetic: transcript hash, Diffie-Hellman mix, HKDF key schedule, Finished tags and
-//! message tags (PROTOCOL.md §4 and §6). No state, no I/O: the session calls these.
+//! The handshake's and the messages' cryptography: transcript hash, Diffie-Hellman mix, HKDF key
+//! schedule, Finished tags and message tags (PROTOCOL.md §4 and §6). No state, no I/O: the session calls
+//! these.
 
 use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};

@@ -98,31 +98,36 @@
 //!   **not covered by semver** — automatic players (`Mover`, `SeededMover`, `AutoPlayer`), a
 //!   fault-injecting relay (`FaultyRelay`, `duel`) and the primitives' entry points for the Wycheproof
 //!   and known-answer tests. Production code needs none of it: a [`Session`] is the whole protocol.
+//!
+//! # Layout
+//! A [`Session`] is in named parts, one file each under `src/session/`: the handshake (keys, peer,
+//! transcript hash, derived keys), the message chain (sequence number, previous tag, turn to send), the
+//! game (board, moves, draw offers) and the transport (outbox, unacknowledged frames, last accepted
+//! frame). An incoming message goes through three steps, authenticate, decide and commit, so that nothing
+//! changes before every check has passed. The 24 attacks of the threat model (PROTOCOL.md §10) are unit
+//! tests of the session module (`src/session/attacks.rs`).
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod crypto;
 mod error;
 mod frame;
-mod handshake;
 mod keys;
 mod labels;
 pub mod resp;
 mod session;
-mod state;
 #[cfg(feature = "testkit")]
 pub mod testkit;
-
-#[cfg(test)]
-mod attacks;
 
 pub use error::Error;
 pub use frame::{
     Frame, KeysField, Kind, MAGIC, MAX_FRAME, MAX_TEXT, MacInput, MessageFrame, TAG_LEN, Tag, Text, VERSION,
 };
 pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, MatchId, PUBLIC_KEY_LEN, PublicKey};
-pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};
-pub use state::{MAX_STATE, STATE_FORMAT, StateError};
+pub use session::{
+    Action, EndReason, Event, GameResult, MAX_STATE, MatchConfig, Phase, STATE_FORMAT, Session, StateError,
+};
 /// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
 /// [`IdentityKey::to_bytes`] return them.
 pub use zeroize::Zeroizing;

@@ -72,7 +72,7 @@ pub fn hmac_sha256_verify(key: &[u8], bytes: &[u8], tag: &[u8]) -> bool {
 pub fn ecdh_p256(secret: &[u8; 32], public: &[u8]) -> Result<[u8; 32], crate::KeyError> {
     let public = PublicKey::from_sec1(public)?;
     let secret = p256::SecretKey::from_slice(secret).map_err(|_| crate::KeyError::Secret)?;
-    Ok(*crate::handshake::dh(&secret, &public))
+    Ok(*crate::crypto::dh(&secret, &public))
 }
 
 /// HKDF-SHA256 through the same crate and call as the key schedule, for the Wycheproof tests.
