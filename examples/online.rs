@@ -51,9 +51,9 @@
 //! existing one is open to others. Both files are read with a cap (the key file 1 KiB, the state 4 MiB).
 //!
 //! **Automatic play.** `--auto` plays with the engine when `--tier beginner|club|expert|master` is given
-//! (`tesseract_search`, plugged in through the `tesseract_wire::Mover` trait; its noise seeded by
+//! (`tesseract_search`, plugged in through the `tesseract_wire::testkit::Mover` trait; its noise seeded by
 //! `--seed`), otherwise with a deterministic seeded mover (a ChaCha-seeded choice among the legal moves,
-//! preferring captures; `tesseract_wire::SeededMover`). `--local` plays both sides the same way. At
+//! preferring captures; `tesseract_wire::testkit::SeededMover`). `--local` plays both sides the same way. At
 //! `--cap` plies (300 by default) the side to move offers a draw and an automatic peer accepts it: the
 //! match then ends as a draw by agreement.
 //!
@@ -86,9 +86,10 @@ use lines::{Line, MAX_LINE, stdin_lines};
 use redis_link::{Incoming, Link, Target};
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
+use tesseract::wire::testkit::{AutoPlayer, Faults, FaultyRelay, Mover, SeededMover, duel};
 use tesseract::wire::{
-    Action, AutoPlayer, EndReason, EphemeralKey, Event, Faults, FaultyRelay, Identity, IdentityKey, InvitationSecret,
-    MAX_STATE, MatchConfig, MatchId, Mover, Phase, SeededMover, Session, Zeroizing, duel,
+    Action, EndReason, EphemeralKey, Event, Identity, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId,
+    Phase, Session, Zeroizing,
 };
 
 #[derive(Parser, Debug)]

@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::Error;
 use crate::keys::{PUBLIC_KEY_LEN, hex};
+use crate::labels;
 
 /// The protocol version this crate speaks. A frame of any other version is refused.
 pub const VERSION: u8 = 1;
@@ -33,11 +34,6 @@ const HEADER_LEN: usize = 4;
 const KEYS_LEN: usize = 16 + 1 + 2 * PUBLIC_KEY_LEN;
 /// A message body without its text: seq, ply, hash, the text's length byte and the tag.
 const MESSAGE_FIXED_LEN: usize = 4 + 4 + 8 + 1 + TAG_LEN;
-
-pub(crate) const IDENTITY_LABEL: &[u8] = b"tesseract-wire/1 identity";
-pub(crate) const TRANSCRIPT_LABEL: &[u8] = b"tesseract-wire/1 transcript";
-pub(crate) const FINISHED_LABEL: &[u8] = b"tesseract-wire/1 finished";
-pub(crate) const MESSAGE_LABEL: &[u8] = b"tesseract-wire/1 message";
 
 /// The kind of a frame: its fourth byte.
 ///
@@ -487,13 +483,13 @@ pub struct MacInput {
 
 impl MacInput {
     /// The length of the input without its text.
-    pub const FIXED_LEN: usize = 1 + MESSAGE_LABEL.len() + 1 + 1 + 16 + 16 + 1 + 4 + 4 + 8 + 1 + TAG_LEN;
+    pub const FIXED_LEN: usize = 1 + labels::MESSAGE.len() + 1 + 1 + 16 + 16 + 1 + 4 + 4 + 8 + 1 + TAG_LEN;
 
     /// The bytes the tag is computed over.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(Self::FIXED_LEN + MAX_TEXT);
-        out.push(MESSAGE_LABEL.len() as u8);
-        out.extend_from_slice(MESSAGE_LABEL);
+        out.push(labels::MESSAGE.len() as u8);
+        out.extend_from_slice(labels::MESSAGE);
         out.push(self.version);
         out.push(self.kind.as_byte());
         out.extend_from_slice(&self.match_id);
@@ -512,7 +508,7 @@ impl MacInput {
     pub fn decode(bytes: &[u8]) -> Option<MacInput> {
         let mut r = Reader { bytes, at: 0 };
         let label_len = r.u8().ok()? as usize;
-        if r.slice(label_len).ok()? != MESSAGE_LABEL {
+        if r.slice(label_len).ok()? != labels::MESSAGE {
             return None;
         }
         let version = r.u8().ok()?;

@@ -10,7 +10,7 @@ use rand_core::CryptoRng;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
-use crate::frame::IDENTITY_LABEL;
+use crate::labels;
 
 /// The length of a public key on the wire: SEC1 uncompressed, `0x04 ‖ x ‖ y`.
 pub const PUBLIC_KEY_LEN: usize = 65;
@@ -136,8 +136,8 @@ impl Identity {
     /// The identity bound to a public key.
     pub fn of(key: &PublicKey) -> Identity {
         let mut h = Sha256::new();
-        h.update([IDENTITY_LABEL.len() as u8]);
-        h.update(IDENTITY_LABEL);
+        h.update([labels::IDENTITY.len() as u8]);
+        h.update(labels::IDENTITY);
         h.update(key.as_bytes());
         let digest = h.finalize();
         let mut id = [0; 16];

@@ -69,26 +69,6 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A whole match between two automatic players through a relay that drops and duplicates frames:
-//! ```
-//! use tesseract_board::{start, Color};
-//! use tesseract_wire::{
-//!     duel, AutoPlayer, EphemeralKey, FaultyRelay, Faults, IdentityKey, MatchConfig, MatchId, SeededMover, Session,
-//! };
-//! # let alice = IdentityKey::random();
-//! # let bob = IdentityKey::random();
-//! let id = MatchId::from_bytes([9; 16]);
-//! let config = |c| MatchConfig::new(id, c, start::chess());
-//! let white = Session::new(config(Color::White).pin_peer(bob.identity()), &alice, EphemeralKey::random())?;
-//! let black = Session::new(config(Color::Black).pin_peer(alice.identity()), &bob, EphemeralKey::random())?;
-//! let mut relay = FaultyRelay::new(3, Faults::LOSSY);
-//! let (mut wp, mut bp) = (AutoPlayer::new(SeededMover::new(1), 40), AutoPlayer::new(SeededMover::new(2), 40));
-//! let report = duel(white, black, &mut wp, &mut bp, &mut relay, 10_000);
-//! assert!(report.completed() && report.consistent());
-//! assert_eq!(report.white.hash, report.black.hash);
-//! # Ok::<_, Box<dyn std::error::Error>>(())
-//! ```
-//!
 //! # Design
 //!
 //! - **Identities are bound to keys.** Plain ephemeral ECDH through a relay is open to a man in the
@@ -113,37 +93,41 @@
 //! - **Fail closed, say nothing.** The first failure aborts the session; the only frame it still sends is
 //!   an authenticated Abort that carries no reason. The local [`Error`] says exactly what failed.
 //!
-//! Automatic players ([`SeededMover`], [`AutoPlayer`]) are deterministic stand-ins for an engine, for tests
-//! and demonstrations; a real engine plugs in through the [`Mover`] trait.
-//!
 //! # Feature flags
-//! None.
+//! - `testkit` (off by default): the `testkit` module, helpers for tests and demonstrations that are
+//!   **not covered by semver** — automatic players (`Mover`, `SeededMover`, `AutoPlayer`), a
+//!   fault-injecting relay (`FaultyRelay`, `duel`) and the primitives' entry points for the Wycheproof
+//!   and known-answer tests. Production code needs none of it: a [`Session`] is the whole protocol.
+//!
+//! # Layout
+//! A [`Session`] is in named parts, one file each under `src/session/`: the handshake (keys, peer,
+//! transcript hash, derived keys), the message chain (sequence number, previous tag, turn to send), the
+//! game (board, moves, draw offers) and the transport (outbox, unacknowledged frames, last accepted
+//! frame). An incoming message goes through three steps, authenticate, decide and commit, so that nothing
+//! changes before every check has passed. The 24 attacks of the threat model (PROTOCOL.md §10) are unit
+//! tests of the session module (`src/session/attacks.rs`).
+
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod auto;
+mod crypto;
 mod error;
 mod frame;
-mod handshake;
 mod keys;
-mod relay;
+mod labels;
 pub mod resp;
 mod session;
-mod state;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 
-#[cfg(test)]
-mod attacks;
-
-pub use auto::{AutoPlayer, Mover, SeededMover};
 pub use error::Error;
 pub use frame::{
     Frame, KeysField, Kind, MAGIC, MAX_FRAME, MAX_TEXT, MacInput, MessageFrame, TAG_LEN, Tag, Text, VERSION,
 };
-pub use handshake::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
 pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, MatchId, PUBLIC_KEY_LEN, PublicKey};
-pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};
-pub use session::{Action, EndReason, Event, GameResult, MatchConfig, Phase, Session};
-pub use state::{MAX_STATE, STATE_FORMAT, StateError};
+pub use session::{
+    Action, EndReason, Event, GameResult, MAX_STATE, MatchConfig, Phase, STATE_FORMAT, Session, StateError,
+};
 /// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
 /// [`IdentityKey::to_bytes`] return them.
 pub use zeroize::Zeroizing;

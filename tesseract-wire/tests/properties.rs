@@ -5,10 +5,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use tesseract_board::{Color, Position, start};
-use tesseract_wire::{
-    AutoPlayer, EphemeralKey, Fault, Faults, FaultyRelay, Frame, IdentityKey, MatchConfig, MatchId, Phase, SeededMover,
-    Session, duel,
-};
+use tesseract_wire::testkit::{AutoPlayer, DuelReport, Fault, Faults, FaultyRelay, SeededMover, duel};
+use tesseract_wire::{EphemeralKey, Frame, IdentityKey, MatchConfig, MatchId, Phase, Session};
 
 fn key(n: u64) -> IdentityKey {
     IdentityKey::generate(&mut ChaCha20Rng::seed_from_u64(n))
@@ -97,7 +95,7 @@ proptest! {
     }
 }
 
-fn run(start: &Position, seed: u64, faults: Faults, cap: u32) -> tesseract_wire::DuelReport {
+fn run(start: &Position, seed: u64, faults: Faults, cap: u32) -> DuelReport {
     let (w, b) = pair(start, seed);
     let mut relay = FaultyRelay::new(seed, faults);
     let mut wp = AutoPlayer::new(SeededMover::new(seed), cap);

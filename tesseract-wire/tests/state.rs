@@ -7,9 +7,10 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 use tesseract_board::{Color, Position, start};
+use tesseract_wire::testkit::{AutoPlayer, SeededMover};
 use tesseract_wire::{
-    Action, AutoPlayer, EphemeralKey, Event, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId, Phase,
-    SeededMover, Session, StateError,
+    Action, EphemeralKey, Event, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId, Phase, Session,
+    StateError,
 };
 
 fn key(n: u64) -> IdentityKey {
@@ -244,4 +245,54 @@ proptest! {
         b.extend([0; 32]);
         let _ = Session::resume(config(Color::White, &chess), &me(Color::White), &reseal(b));
     }
+}
+
+/// A known answer for the saved-state bytes (PROTOCOL.md §11) and the frames of a deterministic match:
+/// the SHA-256 of every frame both sides send and of both sides' saved state after each step (the
+/// handshake, moves, a draw offer declined, a resignation). Written before the session was split into
+/// parts (issue 18), so that the split provably changed no byte of either.
+#[test]
+fn saved_states_and_frames_are_byte_for_byte_stable() {
+    let start = start::tesseract(start::Army::Standard);
+    let (mut w, mut b) = pair(&start);
+    let mut h = Sha256::new();
+    let record = |h: &mut Sha256, w: &Session, b: &Session, frames: &[Vec<u8>]| {
+        for f in frames {
+            h.update((f.len() as u16).to_be_bytes());
+            h.update(f);
+        }
+        h.update(&w.save_state().unwrap()[..]);
+        h.update(&b.save_state().unwrap()[..]);
+    };
+    // Hand frames across until both are quiet, recording each.
+    let pump = |h: &mut Sha256, w: &mut Session, b: &mut Session| loop {
+        let (fw, fb) = (drain(w), drain(b));
+        if fw.is_empty() && fb.is_empty() {
+            return;
+        }
+        for f in &fw {
+            b.receive(f).unwrap();
+        }
+        for f in &fb {
+            w.receive(f).unwrap();
+        }
+        record(h, w, b, &[fw, fb].concat());
+    };
+    record(&mut h, &w, &b, &[]);
+    pump(&mut h, &mut w, &mut b);
+    assert_eq!(w.action(), Action::Move);
+    w.play_text("22132313").unwrap();
+    pump(&mut h, &mut w, &mut b);
+    b.offer_draw().unwrap();
+    pump(&mut h, &mut w, &mut b);
+    w.decline_draw().unwrap();
+    pump(&mut h, &mut w, &mut b);
+    b.play_text("24532353").unwrap();
+    pump(&mut h, &mut w, &mut b);
+    w.resign().unwrap();
+    pump(&mut h, &mut w, &mut b);
+    assert_eq!(b.phase(), Phase::Closed(b.result().unwrap()));
+    let digest: [u8; 32] = h.finalize().into();
+    let hex: String = digest.iter().map(|x| format!("{x:02x}")).collect();
+    assert_eq!(hex, "1bc12d93d898b3c4533eea7413112d00566bd1f720eaad2414cfab88665c1e3f");
 }

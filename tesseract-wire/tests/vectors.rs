@@ -14,9 +14,8 @@ use rand_core::{Rng, SeedableRng};
 use sha2::{Digest, Sha256};
 use tesseract_board::{Color, Position, Role, start};
 use tesseract_movegen::Legal;
-use tesseract_wire::{
-    EndReason, EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session, ecdh_p256,
-};
+use tesseract_wire::testkit::ecdh_p256;
+use tesseract_wire::{EndReason, EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session};
 
 const PROTOCOL: &str = include_str!("../PROTOCOL.md");
 

@@ -1,6 +1,7 @@
 //! Project Wycheproof vectors (through the protocol's own decoding and MAC paths) and RFC 4231.
 
-use tesseract_wire::{KeyError, ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
+use tesseract_wire::KeyError;
+use tesseract_wire::testkit::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
 use wycheproof::TestResult;
 
 /// A Wycheproof private key (big-endian, possibly with a leading zero byte or short) as 32 bytes.

@@ -1,13 +1,15 @@
-//! The handshake's arithmetic: transcript hash, Diffie-Hellman mix, HKDF key schedule, Finished tags and
-//! message tags (PROTOCOL.md §4 and §6). No state, no I/O: the session calls these.
+//! The handshake's and the messages' cryptography: transcript hash, Diffie-Hellman mix, HKDF key
+//! schedule, Finished tags and message tags (PROTOCOL.md §4 and §6). No state, no I/O: the session calls
+//! these.
 
 use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::frame::{FINISHED_LABEL, MacInput, TAG_LEN, TRANSCRIPT_LABEL, VERSION};
+use crate::frame::{MacInput, TAG_LEN, VERSION};
 use crate::keys::PublicKey;
+use crate::labels::{self, INFO_FINISHED, INFO_MESSAGE};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -25,8 +27,8 @@ impl Transcript<'_> {
     /// SHA-256 over the transcript (PROTOCOL.md §4.1).
     pub fn hash(&self) -> [u8; 32] {
         let mut h = Sha256::new();
-        h.update([TRANSCRIPT_LABEL.len() as u8]);
-        h.update(TRANSCRIPT_LABEL);
+        h.update([labels::TRANSCRIPT.len() as u8]);
+        h.update(labels::TRANSCRIPT);
         h.update([VERSION]);
         h.update(self.match_id);
         h.update([u8::from(self.chess960)]);
@@ -54,10 +56,6 @@ pub(crate) struct Keys {
     /// Message keys, by sending colour.
     pub message: [[u8; 32]; 2],
 }
-
-/// The labels of the HKDF-Expand outputs.
-pub(crate) const INFO_FINISHED: [&[u8]; 2] = [b"tesseract-wire/1 finished white", b"tesseract-wire/1 finished black"];
-pub(crate) const INFO_MESSAGE: [&[u8]; 2] = [b"tesseract-wire/1 white to black", b"tesseract-wire/1 black to white"];
 
 /// The x-coordinate of `secret · public`, 32 bytes.
 pub(crate) fn dh(secret: &p256::SecretKey, public: &PublicKey) -> Zeroizing<[u8; 32]> {
@@ -99,9 +97,9 @@ fn mac(key: &[u8; 32]) -> HmacSha256 {
 
 /// The bytes a Finished tag covers: label and transcript hash.
 fn finished_input(th: &[u8; 32]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(1 + FINISHED_LABEL.len() + 32);
-    v.push(FINISHED_LABEL.len() as u8);
-    v.extend_from_slice(FINISHED_LABEL);
+    let mut v = Vec::with_capacity(1 + labels::FINISHED.len() + 32);
+    v.push(labels::FINISHED.len() as u8);
+    v.extend_from_slice(labels::FINISHED);
     v.extend_from_slice(th);
     v
 }
@@ -134,81 +132,4 @@ pub(crate) fn message_tag(key: &[u8; 32], input: &MacInput) -> [u8; TAG_LEN] {
 /// Constant-time check of a message tag.
 pub(crate) fn verify_message(key: &[u8; 32], input: &MacInput, t: &[u8]) -> bool {
     verify(key, &input.encode(), t)
-}
-
-/// HMAC-SHA256 of arbitrary bytes under an arbitrary key, through the same code path as the protocol's tags
-/// (for the RFC 4231 and Wycheproof tests).
-///
-/// # Examples
-/// ```
-/// // RFC 4231 test case 2
-/// let t = tesseract_wire::hmac_sha256(b"Jefe", b"what do ya want for nothing?");
-/// assert_eq!(t[..4], [0x5b, 0xdc, 0xc1, 0x46]);
-/// ```
-pub fn hmac_sha256(key: &[u8], bytes: &[u8]) -> [u8; 32] {
-    <HmacSha256 as KeyInit>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"))
-        .chain_update(bytes)
-        .finalize()
-        .into_bytes()
-        .into()
-}
-
-/// Constant-time check of an HMAC-SHA256 tag of arbitrary length (at least one byte): the full tag, or a
-/// left prefix of it, through `Mac::verify_slice` / `Mac::verify_truncated_left`. The protocol itself only
-/// ever accepts full 32-byte tags; this is for the Wycheproof tests.
-///
-/// # Examples
-/// ```
-/// let t = tesseract_wire::hmac_sha256(b"key", b"data");
-/// assert!(tesseract_wire::hmac_sha256_verify(b"key", b"data", &t));
-/// assert!(!tesseract_wire::hmac_sha256_verify(b"key", b"data!", &t));
-/// ```
-pub fn hmac_sha256_verify(key: &[u8], bytes: &[u8], tag: &[u8]) -> bool {
-    let m = <HmacSha256 as KeyInit>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"))
-        .chain_update(bytes);
-    if tag.len() == TAG_LEN {
-        m.verify_slice(tag).is_ok()
-    } else {
-        !tag.is_empty() && m.verify_truncated_left(tag).is_ok()
-    }
-}
-
-/// Diffie-Hellman of a secret scalar (32 bytes) with a public key through the protocol's own decoding path
-/// ([`PublicKey::from_sec1`]): the 32-byte shared x-coordinate, or why the inputs were refused. For the
-/// Wycheproof tests and other implementations' cross-checks.
-///
-/// # Errors
-/// [`crate::KeyError`] if the secret or the public key is refused.
-///
-/// # Examples
-/// ```
-/// use tesseract_wire::{ecdh_p256, IdentityKey};
-/// let a = IdentityKey::from_bytes(&[1; 32])?;
-/// let b = IdentityKey::from_bytes(&[2; 32])?;
-/// let ab = ecdh_p256(&[1; 32], b.public_key().as_bytes())?;
-/// let ba = ecdh_p256(&[2; 32], a.public_key().as_bytes())?;
-/// assert_eq!(ab, ba);
-/// # Ok::<_, tesseract_wire::KeyError>(())
-/// ```
-pub fn ecdh_p256(secret: &[u8; 32], public: &[u8]) -> Result<[u8; 32], crate::KeyError> {
-    let public = PublicKey::from_sec1(public)?;
-    let secret = p256::SecretKey::from_slice(secret).map_err(|_| crate::KeyError::Secret)?;
-    Ok(*dh(&secret, &public))
-}
-
-/// HKDF-SHA256 through the same crate and call as the key schedule, for the Wycheproof tests.
-///
-/// # Errors
-/// If `okm` is longer than 255·32 bytes.
-///
-/// # Examples
-/// ```
-/// let mut okm = [0; 42];
-/// tesseract_wire::hkdf_sha256(Some(&[0; 13]), &[0x0b; 22], b"", &mut okm)?;
-/// # Ok::<_, tesseract_wire::Error>(())
-/// ```
-pub fn hkdf_sha256(salt: Option<&[u8]>, ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Result<(), crate::Error> {
-    Hkdf::<Sha256>::new(salt, ikm).expand(info, okm).map_err(|_| crate::Error::Malformed("HKDF output too long"))
 }

@@ -8,9 +8,9 @@ use rand_core::SeedableRng;
 use tesseract_board::{Color, Position, start};
 use tesseract_movegen::Legal;
 
+use super::Stage;
+use crate::crypto;
 use crate::frame::{Frame, MacInput, MessageFrame};
-use crate::handshake;
-use crate::session::Stage;
 use crate::*;
 
 // ----- helpers -----
@@ -103,14 +103,14 @@ fn seal(s: &Session, kind: Kind, text: &str, seq: u32, ply: u32, hash: u64, prev
         text,
         prev,
     };
-    let keys = s.keys.as_ref().expect("keys");
-    let tag = handshake::message_tag(&keys.message[s.color.index()], &input);
+    let keys = s.handshake.keys.as_ref().expect("keys");
+    let tag = crypto::message_tag(&keys.message[s.color.index()], &input);
     Frame::Message(MessageFrame { kind, seq, ply, hash, text, tag: Tag::from_bytes(tag) }).encode()
 }
 
 /// A message sealed by `s` in its current state, as if it sent it next (without changing `s`).
 fn seal_next(s: &Session, kind: Kind, text: &str, hash: u64) -> Vec<u8> {
-    seal(s, kind, text, s.seq, s.ply, hash, s.prev)
+    seal(s, kind, text, s.chain.seq, s.game.ply, hash, s.chain.prev)
 }
 
 fn assert_aborted(s: &Session) {
@@ -169,7 +169,7 @@ fn attack_01_mitm_key_substitution_by_relay() {
     // replay is a Finished from another run.
     let (_, mut b2) = established(tesseract());
     let _ = b2.poll_transmit();
-    let other_finished = Frame::Finished { tag: Tag::from_bytes(b2.prev) }.encode();
+    let other_finished = Frame::Finished { tag: Tag::from_bytes(b2.chain.prev) }.encode();
     assert!(matches!(w.receive(&other_finished), Err(Error::Authentication(_))));
     assert_aborted(&w);
 
@@ -183,8 +183,8 @@ fn attack_01_mitm_key_substitution_by_relay() {
     let reply = drain(&mut w).remove(0);
     assert!(matches!(m.receive(&reply), Err(Error::Authentication(_))), "Mallory cannot verify Alice's reply");
     // Mallory's best try at a Finished: computed with her wrong secret.
-    let th = m.th.expect("transcript");
-    let fake = handshake::finished_tag(&m.keys.as_ref().unwrap().finished[1], &th);
+    let th = m.handshake.th.expect("transcript");
+    let fake = crypto::finished_tag(&m.handshake.keys.as_ref().unwrap().finished[1], &th);
     let err = w.receive(&Frame::Finished { tag: Tag::from_bytes(fake) }.encode()).unwrap_err();
     assert_eq!(err, Error::Authentication("finished"));
     assert_aborted(&w);
@@ -195,7 +195,7 @@ fn attack_01_mitm_key_substitution_by_relay() {
 fn attack_02_forged_move() {
     let (mut w, mut b) = established(tesseract());
     // A well-formed move frame at exactly the expected place, with a made-up tag.
-    let mut next = w.pos.clone();
+    let mut next = w.game.pos.clone();
     next.play(next.parse_move("22132313").unwrap()).unwrap();
     let forged = Frame::Message(MessageFrame {
         kind: Kind::Move,
@@ -249,11 +249,11 @@ fn attack_03_truncated_tag_or_frame() {
         ply: 0,
         hash: m.hash,
         text: m.text,
-        prev: b.prev,
+        prev: b.chain.prev,
     };
-    let key = &b.keys.as_ref().unwrap().message[0];
-    assert!(handshake::verify_message(key, &input, m.tag.as_bytes()));
-    assert!(!handshake::verify_message(key, &input, &m.tag.as_bytes()[..16]));
+    let key = &b.handshake.keys.as_ref().unwrap().message[0];
+    assert!(crypto::verify_message(key, &input, m.tag.as_bytes()));
+    assert!(!crypto::verify_message(key, &input, &m.tag.as_bytes()[..16]));
     // A truncated handshake frame.
     let (_, mut b) = pair(tesseract());
     let hello = drain(&mut b).remove(0);
@@ -310,7 +310,7 @@ fn attack_05_reorder_and_out_of_turn() {
     let (mut w, mut b) = established(start::chess());
     w.play_text("e2e4").unwrap();
     b.receive(&drain(&mut w)[0]).unwrap();
-    let hash = w.pos.hash();
+    let hash = w.game.pos.hash();
     let again = seal_next(&w, Kind::DrawOffer, "", hash);
     let err = b.receive(&again).unwrap_err();
     assert_eq!(err, Error::Unexpected { kind: "draw offer", why: "it is not the peer's turn to send" });
@@ -407,14 +407,14 @@ fn attack_08_reflection_of_own_frame() {
     // A Hello carrying the receiver's own keys.
     let (mut w, mut b) = pair(start::chess());
     let hello = drain(&mut b).remove(0);
-    let own = *w.me.public_key().as_bytes();
+    let own = *w.handshake.me.public_key().as_bytes();
     let mirrored = with_keys(&hello, |k| k.static_key = own);
     assert_eq!(w.receive(&mirrored).unwrap_err(), Error::Reflection("our own key came back"));
     // A message sealed by White, in exactly the state in which White expects Black's next message.
     let (mut w, mut b) = established(start::chess());
     w.play_text("e2e4").unwrap();
     pump(&mut w, &mut b);
-    let mirror = seal(&w, Kind::Move, "e7e5", w.seq, w.ply, b.pos.hash(), w.prev);
+    let mirror = seal(&w, Kind::Move, "e7e5", w.chain.seq, w.game.ply, b.game.pos.hash(), w.chain.prev);
     assert_eq!(w.receive(&mirror).unwrap_err(), Error::Authentication("move"));
     assert_aborted(&w);
 }
@@ -454,7 +454,7 @@ fn attack_10_version_downgrade() {
     assert_eq!(b.receive(&f).unwrap_err(), Error::Version(0));
     // The version is also inside every tag: a version-0 message with a matching header still fails.
     let (w, mut b) = established(start::chess());
-    let m = message(&seal_next(&w, Kind::DrawOffer, "", w.pos.hash()));
+    let m = message(&seal_next(&w, Kind::DrawOffer, "", w.game.pos.hash()));
     let input = MacInput {
         version: 0,
         kind: m.kind,
@@ -465,9 +465,9 @@ fn attack_10_version_downgrade() {
         ply: 0,
         hash: m.hash,
         text: m.text,
-        prev: w.prev,
+        prev: w.chain.prev,
     };
-    let v0 = handshake::message_tag(&w.keys.as_ref().unwrap().message[0], &input);
+    let v0 = crypto::message_tag(&w.handshake.keys.as_ref().unwrap().message[0], &input);
     let frame = Frame::Message(MessageFrame { tag: Tag::from_bytes(v0), ..m }).encode();
     assert_eq!(b.receive(&frame).unwrap_err(), Error::Authentication("draw offer"));
     // A side that uses the invitation secret never completes with one that was made to drop it.
@@ -500,9 +500,9 @@ fn attack_11_identity_misbinding() {
     let reply = drain(&mut w).remove(0);
     assert!(c.receive(&reply).is_err(), "Carol's transcript differs");
     // Her best Finished comes from her own transcript, which has her key: refused.
-    let th = c.th;
+    let th = c.handshake.th;
     assert!(th.is_some());
-    let fake = handshake::finished_tag(&c.keys.as_ref().unwrap().finished[1], &th.unwrap());
+    let fake = crypto::finished_tag(&c.handshake.keys.as_ref().unwrap().finished[1], &th.unwrap());
     assert_eq!(
         w.receive(&Frame::Finished { tag: Tag::from_bytes(fake) }.encode()).unwrap_err(),
         Error::Authentication("finished")
@@ -545,17 +545,17 @@ fn attack_12_type_confusion() {
     let mut m = message(&drain(&mut w)[0]);
     m.kind = Kind::Resign;
     m.text = Text::EMPTY;
-    m.hash = b.pos.hash();
+    m.hash = b.game.pos.hash();
     assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("resign"));
     // The Finished tag reused as a message tag: different labels, different keys.
     let (w, mut b) = established(start::chess());
     let _ = w;
-    let finished_tag = b.prev;
+    let finished_tag = b.chain.prev;
     let m = MessageFrame {
         kind: Kind::Resign,
         seq: 0,
         ply: 0,
-        hash: b.pos.hash(),
+        hash: b.game.pos.hash(),
         text: Text::EMPTY,
         tag: Tag::from_bytes(finished_tag),
     };
@@ -617,20 +617,20 @@ fn attack_13_invalid_points() {
 fn attack_14_key_reuse_across_matches() {
     let (mut w1, b1) = established_in(start::chess(), MATCH, 30);
     let (w2, mut b2) = established_in(start::chess(), MATCH, 31);
-    assert_ne!(w1.th, w2.th, "fresh ephemeral keys give another transcript");
-    assert_ne!(b1.th, b2.th);
+    assert_ne!(w1.handshake.th, w2.handshake.th, "fresh ephemeral keys give another transcript");
+    assert_ne!(b1.handshake.th, b2.handshake.th);
     w1.play_text("e2e4").unwrap();
     let f = drain(&mut w1).remove(0);
     assert_eq!(b2.receive(&f).unwrap_err(), Error::Authentication("move"));
     assert_aborted(&b2);
     // A session uses its ephemeral key once: it is consumed by the key derivation.
-    assert!(w2.ephemeral.is_none() && b1.ephemeral.is_none());
+    assert!(w2.handshake.ephemeral.is_none() && b1.handshake.ephemeral.is_none());
     // And the Finished of the first match does not open the second.
     let (_, mut b3) = pair_in(start::chess(), MATCH, 32);
     let (mut w3, _) = pair_in(start::chess(), MATCH, 32);
     let hello = drain(&mut b3).remove(0);
     w3.receive(&hello).unwrap();
-    let stale_finished = Frame::Finished { tag: Tag::from_bytes(b1.prev) }.encode();
+    let stale_finished = Frame::Finished { tag: Tag::from_bytes(b1.chain.prev) }.encode();
     assert_eq!(w3.receive(&stale_finished).unwrap_err(), Error::Authentication("finished"));
 }
 
@@ -698,13 +698,13 @@ fn attack_16_malformed_text() {
     }
     // King-takes-rook castling text in classic mode is not canonical (the classic text is e1g1).
     let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-    assert!(crate::session::check_move_text(&pos, "e1g1").is_ok());
-    assert!(crate::session::check_move_text(&pos, "e1h1").is_err());
+    assert!(super::game::check_move_text(&pos, "e1g1").is_ok());
+    assert!(super::game::check_move_text(&pos, "e1h1").is_err());
     // The grammar itself, byte by byte (RULES.md §4).
     let t = tesseract();
-    assert!(crate::session::check_move_text(&t, "22132313").is_ok());
+    assert!(super::game::check_move_text(&t, "22132313").is_ok());
     for bad in ["62132313", "02132313", "2213231３", "22132313\n"] {
-        assert!(matches!(crate::session::check_move_text(&t, bad), Err(Error::NonCanonical(_))), "{bad}");
+        assert!(matches!(super::game::check_move_text(&t, bad), Err(Error::NonCanonical(_))), "{bad}");
     }
 }
 
@@ -716,14 +716,14 @@ fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
     for kind in [Kind::DrawOffer, Kind::DrawAccept, Kind::DrawDecline, Kind::Resign, Kind::Abort] {
         let (w, mut b) = established(tesseract());
         // Authentic, with an 8-byte text: 61 bytes where the kind has 53.
-        let frame = seal_next(&w, kind, "22132313", w.pos.hash());
+        let frame = seal_next(&w, kind, "22132313", w.game.pos.hash());
         assert_eq!(frame.len(), 61);
         let expected = format!("malformed frame: a {} frame has exactly 53 bytes, this one has 61", kind.name());
         assert_eq!(Frame::decode(&frame).unwrap_err().to_string(), expected);
         assert_eq!(b.receive(&frame).unwrap_err().to_string(), expected);
         assert_aborted(&b);
         // Empty text but a byte after the tag, and one byte short.
-        let mut good = seal_next(&w, kind, "", w.pos.hash());
+        let mut good = seal_next(&w, kind, "", w.game.pos.hash());
         assert!(Frame::decode(&good).is_ok());
         good.push(0);
         assert_eq!(
@@ -746,7 +746,7 @@ fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
         }
         // Authentic otherwise: the session refuses it with the same error, and aborts.
         let (w, mut b) = established(tesseract());
-        let mut frame = seal_next(&w, kind, "", w.pos.hash());
+        let mut frame = seal_next(&w, kind, "", w.game.pos.hash());
         frame[at] = 1;
         assert_eq!(b.receive(&frame).unwrap_err(), Error::TextNotAllowed { kind: kind.name() });
         assert_aborted(&b);
@@ -778,7 +778,7 @@ fn attack_18_desync() {
     // A bug on Black's side: its board shows e2e3 instead of e2e4.
     let mut wrong = start::chess();
     wrong.play(wrong.parse_move("e2e3").unwrap()).unwrap();
-    b.pos = wrong;
+    b.game.pos = wrong;
     b.play_text("e7e5").unwrap(); // legal on both boards
     let f = drain(&mut b).remove(0);
     let err = w.receive(&f).unwrap_err();
@@ -790,7 +790,7 @@ fn attack_18_desync() {
     pump(&mut w, &mut b);
     let mut wrong = start::chess();
     wrong.play(wrong.parse_move("d2d4").unwrap()).unwrap();
-    b.pos = wrong;
+    b.game.pos = wrong;
     b.resign().unwrap();
     assert!(matches!(w.receive(&drain(&mut b)[0]), Err(Error::Desync { .. })));
 }
@@ -807,15 +807,15 @@ fn attack_19_tag_comparison_is_constant_time() {
     <Tag as AmbiguousIfEq<_>>::some_item();
     // Run time: a tag wrong in its first or its last byte fails alike, through `Mac::verify_slice`.
     let key = [7u8; 32];
-    let good = handshake::tag(&key, b"input");
-    assert!(handshake::verify(&key, b"input", &good));
+    let good = crypto::tag(&key, b"input");
+    assert!(crypto::verify(&key, b"input", &good));
     for at in [0, 31] {
         let mut bad = good;
         bad[at] ^= 0x80;
-        assert!(!handshake::verify(&key, b"input", &bad));
+        assert!(!crypto::verify(&key, b"input", &bad));
     }
-    assert!(!handshake::verify(&key, b"input", &[]));
-    assert!(!handshake::verify(&key, b"input", &good[..31]));
+    assert!(!crypto::verify(&key, b"input", &[]));
+    assert!(!crypto::verify(&key, b"input", &good[..31]));
 }
 
 proptest! {
@@ -859,24 +859,24 @@ fn mac_input() -> impl Strategy<Value = MacInput> {
 #[test]
 fn attack_21_ply_counter_at_max() {
     let (mut w, mut b) = established(start::chess());
-    w.seq = u32::MAX - 1;
-    b.seq = u32::MAX - 1;
+    w.chain.seq = u32::MAX - 1;
+    b.chain.seq = u32::MAX - 1;
     w.play_text("e2e4").unwrap();
     pump(&mut w, &mut b);
-    assert_eq!((w.seq, b.seq), (u32::MAX, u32::MAX));
+    assert_eq!((w.chain.seq, b.chain.seq), (u32::MAX, u32::MAX));
     // The next message would need sequence number u32::MAX, after which the counter would wrap.
     assert_eq!(b.play_text("e7e5").unwrap_err(), Error::CounterExhausted);
     assert_aborted(&b);
     assert!(b.poll_transmit().is_none());
     // An authentic frame at u32::MAX is refused rather than wrapped to 0.
     let (mut w, b) = established(start::chess());
-    w.seq = u32::MAX; // White's records: Black's next message is number u32::MAX
-    let resign = seal(&b, Kind::Resign, "", u32::MAX, 0, w.pos.hash(), w.prev);
+    w.chain.seq = u32::MAX; // White's records: Black's next message is number u32::MAX
+    let resign = seal(&b, Kind::Resign, "", u32::MAX, 0, w.game.pos.hash(), w.chain.prev);
     assert_eq!(w.receive(&resign).unwrap_err(), Error::CounterExhausted);
     assert_aborted(&w);
     // The ply counter likewise.
     let (mut w, _) = established(start::chess());
-    w.ply = u32::MAX;
+    w.game.ply = u32::MAX;
     assert_eq!(w.play_text("e2e4").unwrap_err(), Error::CounterExhausted);
 }
 
@@ -889,7 +889,7 @@ fn attack_22_forged_resign_or_end() {
         kind: Kind::Resign,
         seq: 0,
         ply: 0,
-        hash: b.pos.hash(),
+        hash: b.game.pos.hash(),
         text: Text::EMPTY,
         tag: Tag::from_bytes([0; 32]),
     })
@@ -898,7 +898,7 @@ fn attack_22_forged_resign_or_end() {
     // An authentic but false claim of mate, stalemate or a draw.
     for claim in ["checkmate", "stalemate", "dead-draw", "threefold", "fifty-moves", "resign", "CHECKMATE"] {
         let (w, mut b) = established(start::chess());
-        let err = b.receive(&seal_next(&w, Kind::End, claim, w.pos.hash())).unwrap_err();
+        let err = b.receive(&seal_next(&w, Kind::End, claim, w.game.pos.hash())).unwrap_err();
         assert_eq!(err, Error::FalseClaim(claim.into()));
         assert_aborted(&b);
     }
@@ -977,11 +977,11 @@ fn attack_24_secrets_in_debug() {
     let (w, b) = established(start::chess());
     for s in [&w, &b] {
         let dump = format!("{s:?}{s:#?}");
-        let keys = s.keys.as_ref().unwrap();
+        let keys = s.handshake.keys.as_ref().unwrap();
         for k in keys.finished.iter().chain(&keys.message) {
             assert!(!dump.contains(&crate::keys::hex(k)));
         }
-        assert!(!dump.contains(&crate::keys::hex(&s.me.to_bytes()[..])));
+        assert!(!dump.contains(&crate::keys::hex(&s.handshake.me.to_bytes()[..])));
     }
 }
 
@@ -993,12 +993,12 @@ fn attack_24_secrets_in_debug() {
 fn wire_abort_does_not_say_which_check_failed() {
     let mut aborts = Vec::new();
     let failures: [fn(&mut Session, &Session) -> Vec<u8>; 6] = [
-        |_, _| vec![0xff; 300],                                          // oversize
-        |_, _| b"TW\x01\x10garbage".to_vec(),                            // malformed
-        |b, w| seal(w, Kind::Move, "e2e4", 0, 0, b.pos.hash(), [0; 32]), // bad tag (wrong prev)
-        |_, w| seal_next(w, Kind::Move, "e2e5", 0),                      // illegal move
-        |_, w| seal_next(w, Kind::Move, "e2e4", 12345),                  // desync
-        |_, w| seal_next(w, Kind::End, "checkmate", w.pos.hash()),       // false claim
+        |_, _| vec![0xff; 300],                                               // oversize
+        |_, _| b"TW\x01\x10garbage".to_vec(),                                 // malformed
+        |b, w| seal(w, Kind::Move, "e2e4", 0, 0, b.game.pos.hash(), [0; 32]), // bad tag (wrong prev)
+        |_, w| seal_next(w, Kind::Move, "e2e5", 0),                           // illegal move
+        |_, w| seal_next(w, Kind::Move, "e2e4", 12345),                       // desync
+        |_, w| seal_next(w, Kind::End, "checkmate", w.game.pos.hash()),       // false claim
     ];
     for fail in failures {
         let (w, mut b) = established(start::chess());

@@ -13,13 +13,14 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::Color;
 
-use crate::{AutoPlayer, Error, Event, GameResult, Mover, Phase, Session};
+use super::{AutoPlayer, Mover};
+use crate::{Error, Event, GameResult, Phase, Session};
 
 /// Fault probabilities, each in per-mille (0 to 1000) per frame sent.
 ///
 /// # Examples
 /// ```
-/// use tesseract_wire::Faults;
+/// use tesseract_wire::testkit::Faults;
 /// let f: Faults = "drop=100,dup=50,reorder=50,corrupt=5,inject=5".parse()?;
 /// assert_eq!(f.drop, 100);
 /// assert_eq!("".parse::<Faults>()?, Faults::NONE);
@@ -104,7 +105,7 @@ impl fmt::Display for Fault {
 /// # Examples
 /// ```
 /// use tesseract_board::Color;
-/// use tesseract_wire::{FaultyRelay, Faults};
+/// use tesseract_wire::testkit::{FaultyRelay, Faults};
 /// let mut relay = FaultyRelay::new(1, Faults::NONE);
 /// relay.send(Color::Black, b"frame".to_vec());
 /// assert_eq!(relay.deliver(Color::Black), Some(b"frame".to_vec()));

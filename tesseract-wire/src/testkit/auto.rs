@@ -31,7 +31,7 @@ impl<F: FnMut(&Position) -> Option<Move>> Mover for F {
 /// # Examples
 /// ```
 /// use tesseract_board::start;
-/// use tesseract_wire::{Mover, SeededMover};
+/// use tesseract_wire::testkit::{Mover, SeededMover};
 /// let pos = start::tesseract(start::Army::Standard);
 /// let a = SeededMover::new(7).choose(&pos);
 /// let b = SeededMover::new(7).choose(&pos);
@@ -73,7 +73,7 @@ impl Mover for SeededMover {
 ///
 /// # Examples
 /// ```
-/// use tesseract_wire::{AutoPlayer, SeededMover};
+/// use tesseract_wire::testkit::{AutoPlayer, SeededMover};
 /// let player = AutoPlayer::new(SeededMover::new(1), 300);
 /// assert_eq!(player.cap(), 300);
 /// ```

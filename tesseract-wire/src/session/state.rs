@@ -7,13 +7,14 @@ use sha2::{Digest, Sha256};
 use tesseract_board::{CastlingMode, Color};
 use zeroize::Zeroizing;
 
+use super::chain::{Chain, ChainState, colour_byte};
+use super::game::{Game, check_move_text, repetition_key, rule_result};
+use super::handshake::{Handshake, Peer};
+use super::transport::Transport;
+use super::{EndReason, GameResult, MatchConfig, Session, Stage};
+use crate::crypto::Keys;
 use crate::frame::{Frame, MAX_FRAME, MAX_TEXT, TAG_LEN, VERSION};
-use crate::handshake::Keys;
 use crate::keys::{EphemeralKey, Identity, IdentityKey, PUBLIC_KEY_LEN, PublicKey, hex};
-use crate::session::{
-    Chain, EndReason, GameResult, MatchConfig, Peer, Session, Stage, check_move_text, colour_byte, repetition_key,
-    rule_result,
-};
 
 /// The first bytes of a saved state: `TWS`.
 const MAGIC: [u8; 3] = *b"TWS";
@@ -226,9 +227,10 @@ impl Session {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn save_state(&self) -> Result<Zeroizing<Vec<u8>>, StateError> {
-        let moves: usize = self.moves.iter().map(|m| 1 + m.len()).sum();
-        let frames: usize = self.unacked.iter().chain(&self.last_accepted).map(|f| 2 + f.len()).sum();
-        let len = 1024 + self.start_fen.len() + moves + frames;
+        let moves: usize = self.game.moves.iter().map(|m| 1 + m.len()).sum();
+        let frames: usize =
+            self.transport.unacked.iter().chain(&self.transport.last_accepted).map(|f| 2 + f.len()).sum();
+        let len = 1024 + self.handshake.start_fen.len() + moves + frames;
         if len > MAX_STATE {
             return Err(StateError::Oversize { len, max: MAX_STATE });
         }
@@ -239,52 +241,52 @@ impl Session {
         w.u8(VERSION);
         w.put(self.match_id.as_bytes());
         w.u8(colour_byte(self.color));
-        w.put(self.me.identity().as_bytes());
-        w.put(&(self.start_fen.len() as u16).to_be_bytes());
-        w.put(self.start_fen.as_bytes());
-        w.flag(self.chess960);
-        w.opt(self.pinned.as_ref().map(|p| &p.as_bytes()[..]));
-        w.opt(self.invitation.as_ref().map(|s| &s.as_bytes()[..]));
+        w.put(self.handshake.me.identity().as_bytes());
+        w.put(&(self.handshake.start_fen.len() as u16).to_be_bytes());
+        w.put(self.handshake.start_fen.as_bytes());
+        w.flag(self.handshake.chess960);
+        w.opt(self.handshake.pinned.as_ref().map(|p| &p.as_bytes()[..]));
+        w.opt(self.handshake.invitation.as_ref().map(|s| &s.as_bytes()[..]));
         w.u8(stage_byte(self.stage));
         if let Stage::Closed(r) = self.stage {
             w.u8(opt_colour_byte(r.winner));
             w.u8(reason_byte(r.reason));
         }
-        let eph = self.ephemeral.as_ref().map(EphemeralKey::to_bytes);
+        let eph = self.handshake.ephemeral.as_ref().map(EphemeralKey::to_bytes);
         w.opt(eph.as_ref().map(|e| &e[..]));
-        w.put(self.ephemeral_public.as_bytes());
-        w.opt(self.peer.as_ref().map(|p| &p.static_key.as_bytes()[..]));
-        w.opt(self.th.as_ref().map(|t| &t[..]));
-        w.flag(self.keys.is_some());
-        if let Some(k) = &self.keys {
+        w.put(self.handshake.ephemeral_public.as_bytes());
+        w.opt(self.handshake.peer.as_ref().map(|p| &p.static_key.as_bytes()[..]));
+        w.opt(self.handshake.th.as_ref().map(|t| &t[..]));
+        w.flag(self.handshake.keys.is_some());
+        if let Some(k) = &self.handshake.keys {
             for key in k.finished.iter().chain(&k.message) {
                 w.put(key);
             }
         }
-        w.put(&self.seq.to_be_bytes());
-        w.put(&self.prev);
-        w.u8(colour_byte(self.sender));
-        w.flag(self.snapshot.is_some());
-        if let Some(s) = self.snapshot {
+        w.put(&self.chain.seq.to_be_bytes());
+        w.put(&self.chain.prev);
+        w.u8(colour_byte(self.chain.sender));
+        w.flag(self.chain.snapshot.is_some());
+        if let Some(s) = self.chain.snapshot {
             w.put(&s.seq.to_be_bytes());
             w.put(&s.ply.to_be_bytes());
             w.put(&s.hash.to_be_bytes());
             w.put(&s.prev);
         }
-        w.u8(opt_colour_byte(self.offer));
-        w.u8(opt_colour_byte(self.offer_blocked));
-        w.put(&(self.moves.len() as u32).to_be_bytes());
-        for m in &self.moves {
+        w.u8(opt_colour_byte(self.game.offer));
+        w.u8(opt_colour_byte(self.game.offer_blocked));
+        w.put(&(self.game.moves.len() as u32).to_be_bytes());
+        for m in &self.game.moves {
             // Move texts are at most MAX_TEXT bytes.
             w.u8(m.len() as u8);
             w.put(m.as_bytes());
         }
-        w.u8(self.unacked.len() as u8);
-        for f in &self.unacked {
+        w.u8(self.transport.unacked.len() as u8);
+        for f in &self.transport.unacked {
             w.frame(f);
         }
-        w.flag(self.last_accepted.is_some());
-        if let Some(f) = &self.last_accepted {
+        w.flag(self.transport.last_accepted.is_some());
+        if let Some(f) = &self.transport.last_accepted {
             w.frame(f);
         }
         let digest = Sha256::digest(&w.0[..]);
@@ -409,7 +411,7 @@ impl Session {
         let prev = r.take::<TAG_LEN>()?;
         let sender = r.colour()?;
         let snapshot = if r.flag()? {
-            Some(Chain { seq: r.u32()?, ply: r.u32()?, hash: u64::from_be_bytes(r.take()?), prev: r.take()? })
+            Some(ChainState { seq: r.u32()?, ply: r.u32()?, hash: u64::from_be_bytes(r.take()?), prev: r.take()? })
         } else {
             None
         };
@@ -456,33 +458,24 @@ impl Session {
         Ok(Session {
             match_id: config.match_id,
             color,
-            initiator,
-            start_fen,
-            chess960,
-            pinned,
-            invitation: config.invitation,
-            me: identity.clone(),
-            ephemeral,
-            ephemeral_public,
-            peer,
-            th,
-            keys,
             stage,
-            seq,
-            prev,
-            sender,
-            snapshot,
-            over: rule_result(&pos),
-            pos,
-            ply,
-            moves,
-            repetition,
-            offer,
-            offer_blocked,
-            outbox: unacked.iter().cloned().collect(),
-            unacked,
-            last_accepted,
             failure: None,
+            handshake: Handshake {
+                initiator,
+                start_fen,
+                chess960,
+                pinned,
+                invitation: config.invitation,
+                me: identity.clone(),
+                ephemeral,
+                ephemeral_public,
+                peer,
+                th,
+                keys,
+            },
+            chain: Chain { seq, prev, sender, snapshot },
+            game: Game { over: rule_result(&pos), pos, ply, moves, repetition, offer, offer_blocked },
+            transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, last_accepted },
         })
     }
 }
