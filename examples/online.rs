@@ -316,10 +316,7 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
 /// is neither over nor aborted).
 fn final_line(s: &Session, reason: Option<&str>) -> String {
     let (score, own) = match s.result() {
-        Some(r) => {
-            let text = r.to_string();
-            (text.split(' ').next().unwrap_or("*").to_string(), format!("{:?}", r.reason).to_lowercase())
-        }
+        Some(r) => (r.score().to_string(), r.reason.name().to_string()),
         None => ("*".to_string(), "unfinished".to_string()),
     };
     format!(

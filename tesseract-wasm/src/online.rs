@@ -152,24 +152,8 @@ fn colour_char(c: Color) -> String {
     c.char().to_string()
 }
 
-/// The name of an end reason in events and results: the End message's text for the five rule ends
-/// (`checkmate`, `stalemate`, `dead-draw`, `threefold`, `fifty-moves`), else `resignation`,
-/// `draw-agreed`, `aborted`.
-fn reason_name(r: EndReason) -> &'static str {
-    match r.wire_text() {
-        Some(text) => text,
-        None => match r {
-            EndReason::Resignation => "resignation",
-            EndReason::DrawAgreed => "draw-agreed",
-            _ => "aborted",
-        },
-    }
-}
-
 fn result_json(r: GameResult) -> Value {
-    let score = r.to_string();
-    let score = score.split(' ').next().unwrap_or("*").to_string();
-    json!({ "score": score, "winner": r.winner.map(colour_char), "reason": reason_name(r.reason) })
+    json!({ "score": r.score(), "winner": r.winner.map(colour_char), "reason": r.reason.name() })
 }
 
 /// The wire crate's name of an error: its variant (`Authentication`, `Desync`, `Sequence`, ...).
@@ -414,7 +398,7 @@ impl Online {
 
     /// The draw this player may claim now instead of moving: `threefold` or `fifty-moves`, else `None`.
     pub fn claimable(&self) -> Option<String> {
-        self.session.claimable().map(|r| reason_name(r).to_string())
+        self.session.claimable().map(|r| EndReason::name(r).to_string())
     }
 
     /// Claims the draw [`Online::claimable`] names; returns its name.
@@ -424,7 +408,7 @@ impl Online {
     pub fn claim_draw(&mut self) -> Result<String, String> {
         let reason = self.session.claimable().ok_or("no draw to claim: neither threefold repetition nor 50 moves")?;
         self.session.claim_draw(reason).map_err(|e| e.to_string())?;
-        Ok(reason_name(reason).to_string())
+        Ok(EndReason::name(reason).to_string())
     }
 
     /// Resigns: the peer wins.

@@ -195,7 +195,7 @@ fn attack_01_mitm_key_substitution_by_relay() {
 fn attack_02_forged_move() {
     let (mut w, mut b) = established(tesseract());
     // A well-formed move frame at exactly the expected place, with a made-up tag.
-    let mut next = w.game.pos.clone();
+    let mut next = w.game.pos().clone();
     next.play(next.parse_move("22132313").unwrap()).unwrap();
     let forged = Frame::Message(MessageFrame {
         kind: Kind::Move,
@@ -310,7 +310,7 @@ fn attack_05_reorder_and_out_of_turn() {
     let (mut w, mut b) = established(start::chess());
     w.play_text("e2e4").unwrap();
     b.receive(&drain(&mut w)[0]).unwrap();
-    let hash = w.game.pos.hash();
+    let hash = w.game.pos().hash();
     let again = seal_next(&w, Kind::DrawOffer, "", hash);
     let err = b.receive(&again).unwrap_err();
     assert_eq!(err, Error::Unexpected { kind: "draw offer", why: "it is not the peer's turn to send" });
@@ -414,7 +414,7 @@ fn attack_08_reflection_of_own_frame() {
     let (mut w, mut b) = established(start::chess());
     w.play_text("e2e4").unwrap();
     pump(&mut w, &mut b);
-    let mirror = seal(&w, Kind::Move, "e7e5", w.chain.seq, w.game.ply, b.game.pos.hash(), w.chain.prev);
+    let mirror = seal(&w, Kind::Move, "e7e5", w.chain.seq, w.game.ply, b.game.pos().hash(), w.chain.prev);
     assert_eq!(w.receive(&mirror).unwrap_err(), Error::Authentication("move"));
     assert_aborted(&w);
 }
@@ -454,7 +454,7 @@ fn attack_10_version_downgrade() {
     assert_eq!(b.receive(&f).unwrap_err(), Error::Version(0));
     // The version is also inside every tag: a version-0 message with a matching header still fails.
     let (w, mut b) = established(start::chess());
-    let m = message(&seal_next(&w, Kind::DrawOffer, "", w.game.pos.hash()));
+    let m = message(&seal_next(&w, Kind::DrawOffer, "", w.game.pos().hash()));
     let input = MacInput {
         version: 0,
         kind: m.kind,
@@ -545,7 +545,7 @@ fn attack_12_type_confusion() {
     let mut m = message(&drain(&mut w)[0]);
     m.kind = Kind::Resign;
     m.text = Text::EMPTY;
-    m.hash = b.game.pos.hash();
+    m.hash = b.game.pos().hash();
     assert_eq!(b.receive(&Frame::Message(m).encode()).unwrap_err(), Error::Authentication("resign"));
     // The Finished tag reused as a message tag: different labels, different keys.
     let (w, mut b) = established(start::chess());
@@ -555,7 +555,7 @@ fn attack_12_type_confusion() {
         kind: Kind::Resign,
         seq: 0,
         ply: 0,
-        hash: b.game.pos.hash(),
+        hash: b.game.pos().hash(),
         text: Text::EMPTY,
         tag: Tag::from_bytes(finished_tag),
     };
@@ -716,14 +716,14 @@ fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
     for kind in [Kind::DrawOffer, Kind::DrawAccept, Kind::DrawDecline, Kind::Resign, Kind::Abort] {
         let (w, mut b) = established(tesseract());
         // Authentic, with an 8-byte text: 61 bytes where the kind has 53.
-        let frame = seal_next(&w, kind, "22132313", w.game.pos.hash());
+        let frame = seal_next(&w, kind, "22132313", w.game.pos().hash());
         assert_eq!(frame.len(), 61);
         let expected = format!("malformed frame: a {} frame has exactly 53 bytes, this one has 61", kind.name());
         assert_eq!(Frame::decode(&frame).unwrap_err().to_string(), expected);
         assert_eq!(b.receive(&frame).unwrap_err().to_string(), expected);
         assert_aborted(&b);
         // Empty text but a byte after the tag, and one byte short.
-        let mut good = seal_next(&w, kind, "", w.game.pos.hash());
+        let mut good = seal_next(&w, kind, "", w.game.pos().hash());
         assert!(Frame::decode(&good).is_ok());
         good.push(0);
         assert_eq!(
@@ -746,7 +746,7 @@ fn fixed_length_kinds_with_extra_bytes_are_refused_at_decode() {
         }
         // Authentic otherwise: the session refuses it with the same error, and aborts.
         let (w, mut b) = established(tesseract());
-        let mut frame = seal_next(&w, kind, "", w.game.pos.hash());
+        let mut frame = seal_next(&w, kind, "", w.game.pos().hash());
         frame[at] = 1;
         assert_eq!(b.receive(&frame).unwrap_err(), Error::TextNotAllowed { kind: kind.name() });
         assert_aborted(&b);
@@ -778,7 +778,7 @@ fn attack_18_desync() {
     // A bug on Black's side: its board shows e2e3 instead of e2e4.
     let mut wrong = start::chess();
     wrong.play(wrong.parse_move("e2e3").unwrap()).unwrap();
-    b.game.pos = wrong;
+    b.game.set_board(wrong);
     b.play_text("e7e5").unwrap(); // legal on both boards
     let f = drain(&mut b).remove(0);
     let err = w.receive(&f).unwrap_err();
@@ -790,7 +790,7 @@ fn attack_18_desync() {
     pump(&mut w, &mut b);
     let mut wrong = start::chess();
     wrong.play(wrong.parse_move("d2d4").unwrap()).unwrap();
-    b.game.pos = wrong;
+    b.game.set_board(wrong);
     b.resign().unwrap();
     assert!(matches!(w.receive(&drain(&mut b)[0]), Err(Error::Desync { .. })));
 }
@@ -871,7 +871,7 @@ fn attack_21_ply_counter_at_max() {
     // An authentic frame at u32::MAX is refused rather than wrapped to 0.
     let (mut w, b) = established(start::chess());
     w.chain.seq = u32::MAX; // White's records: Black's next message is number u32::MAX
-    let resign = seal(&b, Kind::Resign, "", u32::MAX, 0, w.game.pos.hash(), w.chain.prev);
+    let resign = seal(&b, Kind::Resign, "", u32::MAX, 0, w.game.pos().hash(), w.chain.prev);
     assert_eq!(w.receive(&resign).unwrap_err(), Error::CounterExhausted);
     assert_aborted(&w);
     // The ply counter likewise.
@@ -889,7 +889,7 @@ fn attack_22_forged_resign_or_end() {
         kind: Kind::Resign,
         seq: 0,
         ply: 0,
-        hash: b.game.pos.hash(),
+        hash: b.game.pos().hash(),
         text: Text::EMPTY,
         tag: Tag::from_bytes([0; 32]),
     })
@@ -898,7 +898,7 @@ fn attack_22_forged_resign_or_end() {
     // An authentic but false claim of mate, stalemate or a draw.
     for claim in ["checkmate", "stalemate", "dead-draw", "threefold", "fifty-moves", "resign", "CHECKMATE"] {
         let (w, mut b) = established(start::chess());
-        let err = b.receive(&seal_next(&w, Kind::End, claim, w.game.pos.hash())).unwrap_err();
+        let err = b.receive(&seal_next(&w, Kind::End, claim, w.game.pos().hash())).unwrap_err();
         assert_eq!(err, Error::FalseClaim(claim.into()));
         assert_aborted(&b);
     }
@@ -993,12 +993,12 @@ fn attack_24_secrets_in_debug() {
 fn wire_abort_does_not_say_which_check_failed() {
     let mut aborts = Vec::new();
     let failures: [fn(&mut Session, &Session) -> Vec<u8>; 6] = [
-        |_, _| vec![0xff; 300],                                               // oversize
-        |_, _| b"TW\x01\x10garbage".to_vec(),                                 // malformed
-        |b, w| seal(w, Kind::Move, "e2e4", 0, 0, b.game.pos.hash(), [0; 32]), // bad tag (wrong prev)
-        |_, w| seal_next(w, Kind::Move, "e2e5", 0),                           // illegal move
-        |_, w| seal_next(w, Kind::Move, "e2e4", 12345),                       // desync
-        |_, w| seal_next(w, Kind::End, "checkmate", w.game.pos.hash()),       // false claim
+        |_, _| vec![0xff; 300],                                                 // oversize
+        |_, _| b"TW\x01\x10garbage".to_vec(),                                   // malformed
+        |b, w| seal(w, Kind::Move, "e2e4", 0, 0, b.game.pos().hash(), [0; 32]), // bad tag (wrong prev)
+        |_, w| seal_next(w, Kind::Move, "e2e5", 0),                             // illegal move
+        |_, w| seal_next(w, Kind::Move, "e2e4", 12345),                         // desync
+        |_, w| seal_next(w, Kind::End, "checkmate", w.game.pos().hash()),       // false claim
     ];
     for fail in failures {
         let (w, mut b) = established(start::chess());
@@ -1043,4 +1043,48 @@ fn start_position_already_over() {
     pump(&mut w, &mut b);
     let stalemate = Some(GameResult { winner: None, reason: EndReason::Stalemate });
     assert_eq!((w.result(), b.result()), (stalemate, stalemate));
+}
+
+/// Plays `moves` alternately from `w` and `b` (whoever is to move), pumping after each.
+fn play_line(w: &mut Session, b: &mut Session, moves: &[&str]) {
+    for mv in moves {
+        if w.action() == Action::Move {
+            w.play_text(mv).unwrap();
+        } else {
+            b.play_text(mv).unwrap();
+        }
+        pump(w, b);
+    }
+}
+
+/// Not an attack: the rules-level game's ends over the wire. The third occurrence lets the side to move
+/// claim; the fifth ends the match without a claim (`fivefold`), confirmed by the side to move.
+#[test]
+fn repetitions_are_claimable_at_three_and_end_the_match_at_five() {
+    let (mut w, mut b) = established(start::chess());
+    let dance = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    play_line(&mut w, &mut b, &dance);
+    assert_eq!(w.claimable(), None);
+    play_line(&mut w, &mut b, &dance);
+    assert_eq!(w.claimable(), Some(EndReason::Threefold));
+    play_line(&mut w, &mut b, &dance);
+    assert_eq!(w.phase(), Phase::Playing);
+    play_line(&mut w, &mut b, &dance);
+    let fivefold = Some(GameResult { winner: None, reason: EndReason::Fivefold });
+    assert_eq!((w.result(), b.result()), (fivefold, fivefold));
+}
+
+/// Not an attack: a capture that leaves a knight against a king (Nxc3) is a dead position on 8×8 (FIDE), and the
+/// match closes as `dead-draw` on both sides; an End that claims it earlier is a false claim.
+#[test]
+fn a_dead_position_by_material_closes_the_match() {
+    let start = Position::from_fen("4k3/8/8/8/8/2q5/8/1N2K3 w - - 0 1").unwrap();
+    let (w, mut b) = established(start.clone());
+    let forged = message(&seal_next(&w, Kind::End, "dead-draw", w.game.pos().hash()));
+    let frame = Frame::Message(forged).encode();
+    assert!(matches!(b.receive(&frame), Err(Error::FalseClaim(_))), "early claim");
+    let (mut w, mut b) = established(start);
+    play_line(&mut w, &mut b, &["b1c3"]);
+    let dead = Some(GameResult { winner: None, reason: EndReason::DeadDraw });
+    assert_eq!((w.result(), b.result()), (dead, dead));
 }

@@ -47,7 +47,7 @@ pub(super) struct Chain {
 impl Session {
     /// The chain state the next message is made in.
     pub(super) fn chain_state(&self) -> ChainState {
-        ChainState { seq: self.chain.seq, ply: self.game.ply, hash: self.game.pos.hash(), prev: self.chain.prev }
+        ChainState { seq: self.chain.seq, ply: self.game.ply, hash: self.game.pos().hash(), prev: self.chain.prev }
     }
 
     /// Seals and queues one message in the current chain state.

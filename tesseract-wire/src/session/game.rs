@@ -2,21 +2,20 @@
 //! by rule; and the checks of a move text (RULES.md §4).
 
 use tesseract_board::{Color, Move, Position, TextMove};
-use tesseract_movegen::{Legal, Outcome};
+use tesseract_movegen::{Claims, Legal};
 
 use super::{EndReason, GameResult};
 use crate::Error;
 
 /// The game's state.
 pub(super) struct Game {
-    /// The board.
-    pub(super) pos: Position,
+    /// The board and its history, by the rules-level game of tesseract-movegen: repetitions, the
+    /// automatic ends and the claimable draws have one definition for the engine, saved games and the wire.
+    rules: tesseract_movegen::Game,
     /// Half-moves played in this match.
     pub(super) ply: u32,
     /// The move texts played, in order.
     pub(super) moves: Vec<String>,
-    /// The repetition key of every position so far, the start first.
-    pub(super) repetition: Vec<String>,
     /// The side whose draw offer waits for an answer.
     pub(super) offer: Option<Color>,
     /// The side that may not offer a draw again before a move (its offer was declined).
@@ -28,49 +27,59 @@ pub(super) struct Game {
 impl Game {
     /// The game at its start position.
     pub(super) fn new(start: Position) -> Game {
-        Game {
-            repetition: vec![repetition_key(&start)],
-            over: rule_result(&start),
-            pos: start,
-            ply: 0,
-            moves: Vec::new(),
-            offer: None,
-            offer_blocked: None,
+        let rules = tesseract_movegen::Game::new(start);
+        Game { over: rule_result(&rules), rules, ply: 0, moves: Vec::new(), offer: None, offer_blocked: None }
+    }
+
+    /// The board.
+    pub(super) fn pos(&self) -> &Position {
+        self.rules.position()
+    }
+
+    /// Replaces the board with another one (the desync attack's bug on one side).
+    #[cfg(test)]
+    pub(super) fn set_board(&mut self, pos: Position) {
+        self.rules = tesseract_movegen::Game::new(pos);
+    }
+
+    /// The draw the side to move may claim now: threefold repetition first, then the 50-move rule.
+    pub(super) fn claimable(&self) -> Option<EndReason> {
+        let claims = self.rules.claimable();
+        if claims.contains(Claims::THREEFOLD) {
+            Some(EndReason::Threefold)
+        } else if claims.contains(Claims::FIFTY_MOVES) {
+            Some(EndReason::FiftyMoves)
+        } else {
+            None
         }
     }
 
-    /// How many times the current position has occurred.
-    pub(super) fn repetitions(&self) -> usize {
-        let now = self.repetition.last();
-        self.repetition.iter().filter(|k| Some(*k) == now).count()
+    /// Whether the side to move may claim a draw for `reason` now.
+    pub(super) fn may_claim(&self, reason: EndReason) -> bool {
+        let claims = self.rules.claimable();
+        match reason {
+            EndReason::Threefold => claims.contains(Claims::THREEFOLD),
+            EndReason::FiftyMoves => claims.contains(Claims::FIFTY_MOVES),
+            _ => false,
+        }
     }
 
-    /// Goes on to the position after a checked move (ours or the peer's): its ply, its text, a new
-    /// repetition key; a move withdraws any draw offer and lifts the block on offers.
-    pub(super) fn advance(&mut self, next: Position, ply: u32, text: String) {
-        self.pos = next;
+    /// Goes on after a checked move (ours or the peer's): its ply, its text; a move withdraws any draw
+    /// offer and lifts the block on offers.
+    pub(super) fn advance(&mut self, m: Move, ply: u32, text: String) {
+        self.rules.play_unchecked(m);
         self.ply = ply;
         self.moves.push(text);
-        self.repetition.push(repetition_key(&self.pos));
         self.offer = None;
         self.offer_blocked = None;
-        self.over = rule_result(&self.pos);
+        self.over = rule_result(&self.rules);
     }
 }
 
-/// The key of a position for repetitions: its text without the move counters.
-pub(super) fn repetition_key(pos: &Position) -> String {
-    let fen = pos.fen();
-    fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_string()
-}
-
-/// The end of the game by rule in `pos` (mate, stalemate, kings alone), if it is over.
-pub(super) fn rule_result(pos: &Position) -> Option<GameResult> {
-    Some(match pos.outcome()? {
-        Outcome::Checkmate { winner } => GameResult { winner: Some(winner), reason: EndReason::Checkmate },
-        Outcome::Stalemate => GameResult { winner: None, reason: EndReason::Stalemate },
-        Outcome::DeadDraw => GameResult { winner: None, reason: EndReason::DeadDraw },
-    })
+/// The end of the game by a rule that needs no claim (mate, stalemate, dead position, fivefold
+/// repetition, the 75-move rule), if it is over.
+fn rule_result(rules: &tesseract_movegen::Game) -> Option<GameResult> {
+    rules.outcome().map(|end| GameResult { winner: end.winner(), reason: end.into() })
 }
 
 /// Whether `text` follows the move grammar of the board's shape, byte by byte (RULES.md §4): in 4D

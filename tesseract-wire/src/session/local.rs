@@ -13,7 +13,7 @@ impl Session {
     pub(super) fn confirm_end(&mut self) -> Result<Option<Event>, Error> {
         if let (Stage::Playing, Some(result), true) = (self.stage, self.game.over, self.chain.sender == self.color) {
             if let Some(text) = result.reason.wire_text() {
-                self.send(Kind::End, Text::new(text)?, self.game.pos.hash())?;
+                self.send(Kind::End, Text::new(text)?, self.game.pos().hash())?;
                 self.stage = Stage::Closed(result);
                 return Ok(Some(Event::GameOver(result)));
             }
@@ -47,13 +47,13 @@ impl Session {
         if self.draw_offered() {
             return Err(Error::NotNow("answer the peer's draw offer first"));
         }
-        let text = TextMove::from_move(m, &self.game.pos).to_string();
-        let mut next = self.game.pos.clone();
+        let text = TextMove::from_move(m, self.game.pos()).to_string();
+        let mut next = self.game.pos().clone();
         next.play(m).map_err(Error::IllegalLocalMove)?;
         let ply = self.game.ply.checked_add(1).ok_or(Error::CounterExhausted)?;
         self.send_local(Kind::Move, Text::new(&text)?, next.hash())?;
         self.chain.sender = self.color.other();
-        self.game.advance(next, ply, text);
+        self.game.advance(m, ply, text);
         Ok(())
     }
 
@@ -63,7 +63,7 @@ impl Session {
     /// As [`Session::play`]; [`Error::IllegalLocalMove`] for text that names no legal move.
     pub fn play_text(&mut self, text: &str) -> Result<(), Error> {
         self.my_turn("it is the peer's turn")?;
-        let m = self.game.pos.parse_move(text).map_err(Error::IllegalLocalMove)?;
+        let m = self.game.pos().parse_move(text).map_err(Error::IllegalLocalMove)?;
         self.play(m)
     }
 
@@ -76,7 +76,7 @@ impl Session {
         if self.game.offer.is_some() || self.game.offer_blocked == Some(self.color) {
             return Err(Error::NotNow("no second draw offer before a move"));
         }
-        self.send_local(Kind::DrawOffer, Text::EMPTY, self.game.pos.hash())?;
+        self.send_local(Kind::DrawOffer, Text::EMPTY, self.game.pos().hash())?;
         self.game.offer = Some(self.color);
         self.chain.sender = self.color.other();
         Ok(())
@@ -91,7 +91,7 @@ impl Session {
         if !self.draw_offered() {
             return Err(Error::NotNow("no draw offer waits"));
         }
-        self.send_local(Kind::DrawAccept, Text::EMPTY, self.game.pos.hash())?;
+        self.send_local(Kind::DrawAccept, Text::EMPTY, self.game.pos().hash())?;
         self.game.offer = None;
         self.stage = Stage::Closed(GameResult { winner: None, reason: EndReason::DrawAgreed });
         Ok(())
@@ -106,7 +106,7 @@ impl Session {
         if !self.draw_offered() {
             return Err(Error::NotNow("no draw offer waits"));
         }
-        self.send_local(Kind::DrawDecline, Text::EMPTY, self.game.pos.hash())?;
+        self.send_local(Kind::DrawDecline, Text::EMPTY, self.game.pos().hash())?;
         self.game.offer = None;
         self.game.offer_blocked = Some(self.color.other());
         self.chain.sender = self.color.other();
@@ -119,16 +119,11 @@ impl Session {
     /// [`Error::NotNow`] out of turn or if the claim does not hold on our board.
     pub fn claim_draw(&mut self, reason: EndReason) -> Result<(), Error> {
         self.my_turn("it is the peer's turn")?;
-        let holds = match reason {
-            EndReason::Threefold => self.game.repetitions() >= 3,
-            EndReason::FiftyMoves => self.game.pos.halfmove_clock() >= 100,
-            _ => false,
-        };
-        if !holds || self.draw_offered() {
+        if !self.game.may_claim(reason) || self.draw_offered() {
             return Err(Error::NotNow("the claim does not hold"));
         }
         let text = reason.wire_text().ok_or(Error::NotNow("not a claim"))?;
-        self.send_local(Kind::End, Text::new(text)?, self.game.pos.hash())?;
+        self.send_local(Kind::End, Text::new(text)?, self.game.pos().hash())?;
         self.stage = Stage::Closed(GameResult { winner: None, reason });
         Ok(())
     }
@@ -144,7 +139,7 @@ impl Session {
             Stage::Aborted => return Err(Error::Aborted),
             _ => return Err(Error::NotNow("the handshake is not complete: abort instead")),
         }
-        self.send_local(Kind::Resign, Text::EMPTY, self.game.pos.hash())?;
+        self.send_local(Kind::Resign, Text::EMPTY, self.game.pos().hash())?;
         self.stage = Stage::Closed(GameResult { winner: Some(self.color.other()), reason: EndReason::Resignation });
         Ok(())
     }
@@ -153,7 +148,7 @@ impl Session {
     /// the match is already over.
     pub fn abort(&mut self) {
         if self.stage == Stage::Playing {
-            let _ = self.send(Kind::Abort, Text::EMPTY, self.game.pos.hash());
+            let _ = self.send(Kind::Abort, Text::EMPTY, self.game.pos().hash());
         }
         if !matches!(self.stage, Stage::Closed(_) | Stage::Aborted) {
             self.stage = Stage::Closed(GameResult { winner: None, reason: EndReason::Aborted });

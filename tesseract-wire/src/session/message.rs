@@ -7,7 +7,7 @@
 //!    game, a legal and canonical move, a true claim), and whether the sender's position hash is ours;
 //! 3. [`Session::commit`]: the changes to the game, the chain and the transport, all at once.
 
-use tesseract_board::{Move, Position};
+use tesseract_board::Move;
 
 use super::chain::{ChainState, colour_byte};
 use super::game::check_move_text;
@@ -28,8 +28,8 @@ struct Authentic {
 enum Effect {
     /// A resign or an abort: the match ends with this result.
     Stop(GameResult),
-    /// A move: the move, the position after it and the ply after it.
-    Move(Move, Position, u32),
+    /// A move: the move, the hash of the position after it and the ply after it.
+    Move(Move, u64, u32),
     /// A draw offer.
     Offer,
     /// The peer accepts our draw offer.
@@ -139,17 +139,17 @@ impl Session {
                 if game.offer == Some(self.color) {
                     return Err(Error::unexpected(m.kind, "our draw offer waits for an answer"));
                 }
-                if game.pos.turn() != peer {
+                if game.pos().turn() != peer {
                     return Err(Error::unexpected(m.kind, "it is not the peer's move"));
                 }
-                let mv = check_move_text(&game.pos, m.text.as_str())?;
+                let mv = check_move_text(game.pos(), m.text.as_str())?;
                 let ply = game.ply.checked_add(1).ok_or(Error::CounterExhausted)?;
-                let mut next = game.pos.clone();
+                let mut next = game.pos().clone();
                 next.make(mv);
-                Effect::Move(mv, next, ply)
+                Effect::Move(mv, next.hash(), ply)
             }
             Kind::DrawOffer => {
-                if game.pos.turn() != peer || game.offer.is_some() || game.offer_blocked == Some(peer) {
+                if game.pos().turn() != peer || game.offer.is_some() || game.offer_blocked == Some(peer) {
                     return Err(Error::unexpected(m.kind, "the peer may not offer a draw now"));
                 }
                 Effect::Offer
@@ -163,24 +163,19 @@ impl Session {
             Kind::End => {
                 let claim =
                     EndReason::from_wire_text(m.text.as_str()).ok_or_else(|| Error::FalseClaim(m.text.to_string()))?;
-                if game.pos.turn() != peer || game.offer.is_some() {
+                if game.pos().turn() != peer || game.offer.is_some() {
                     return Err(Error::FalseClaim(m.text.to_string()));
                 }
                 Effect::End(match (game.over, claim) {
                     (Some(r), c) if r.reason == c => r,
-                    (None, EndReason::Threefold) if game.repetitions() >= 3 => {
-                        GameResult { winner: None, reason: claim }
-                    }
-                    (None, EndReason::FiftyMoves) if game.pos.halfmove_clock() >= 100 => {
-                        GameResult { winner: None, reason: claim }
-                    }
+                    (None, claim) if game.may_claim(claim) => GameResult { winner: None, reason: claim },
                     _ => return Err(Error::FalseClaim(m.text.to_string())),
                 })
             }
             _ => return Err(Error::unexpected(m.kind, "not a message kind")),
         };
         let (ours, ply) = match &effect {
-            Effect::Move(_, next, ply) => (next.hash(), *ply),
+            Effect::Move(_, next, ply) => (*next, *ply),
             _ => (chain.hash, chain.ply),
         };
         if m.hash != ours {
@@ -207,8 +202,8 @@ impl Session {
                 self.stage = Stage::Closed(result);
                 return Ok(vec![Event::GameOver(result)]);
             }
-            Effect::Move(mv, next, ply) => {
-                self.game.advance(next, ply, m.text.to_string());
+            Effect::Move(mv, _, ply) => {
+                self.game.advance(mv, ply, m.text.to_string());
                 events.push(Event::Moved { color: peer, m: mv, text: m.text.to_string() });
             }
             Effect::Offer => {

@@ -19,6 +19,7 @@
 use std::fmt;
 
 use tesseract_board::{Color, Move, Position};
+use tesseract_movegen::GameEnd;
 
 use crate::Error;
 use crate::frame::{Frame, TAG_LEN};
@@ -42,15 +43,21 @@ use game::Game;
 use handshake::Handshake;
 use transport::Transport;
 
-/// How a game ended.
+/// How a game ended: one of the rules' ends ([`GameEnd`], tesseract-movegen's single definition), or
+/// one that only players make (resignation, agreement, abort).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
     /// The side to move is mated.
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// Kings alone.
+    /// A dead position by material (kings alone; on 8×8 also FIDE's K+minor v K and same-coloured
+    /// bishops).
     DeadDraw,
+    /// The position occurred for the fifth time: drawn without a claim.
+    Fivefold,
+    /// 150 plies without capture or pawn move: drawn without a claim.
+    SeventyFiveMoves,
     /// A draw claimed by threefold repetition.
     Threefold,
     /// A draw claimed under the 50-move rule (100 plies without capture or pawn move).
@@ -64,7 +71,18 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// The text an End message carries for the reasons it can carry (the first five).
+    /// The ends an End message can carry, by the rules.
+    const BY_RULE: [EndReason; 7] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::DeadDraw,
+        EndReason::Fivefold,
+        EndReason::SeventyFiveMoves,
+        EndReason::Threefold,
+        EndReason::FiftyMoves,
+    ];
+
+    /// The text an End message carries for the reasons it can carry (the rules' ends).
     ///
     /// # Examples
     /// ```
@@ -78,6 +96,8 @@ impl EndReason {
             EndReason::Checkmate => Some("checkmate"),
             EndReason::Stalemate => Some("stalemate"),
             EndReason::DeadDraw => Some("dead-draw"),
+            EndReason::Fivefold => Some("fivefold"),
+            EndReason::SeventyFiveMoves => Some("seventy-five-moves"),
             EndReason::Threefold => Some("threefold"),
             EndReason::FiftyMoves => Some("fifty-moves"),
             _ => None,
@@ -86,9 +106,41 @@ impl EndReason {
 
     /// The reason an End text names, if any.
     pub fn from_wire_text(text: &str) -> Option<EndReason> {
-        [EndReason::Checkmate, EndReason::Stalemate, EndReason::DeadDraw, EndReason::Threefold, EndReason::FiftyMoves]
-            .into_iter()
-            .find(|r| r.wire_text() == Some(text))
+        EndReason::BY_RULE.into_iter().find(|r| r.wire_text() == Some(text))
+    }
+
+    /// A name for programs and logs: the End text for the rules' ends, else `resignation`,
+    /// `draw-agreed` or `aborted`.
+    ///
+    /// ```
+    /// use tesseract_wire::EndReason;
+    /// assert_eq!(EndReason::DrawAgreed.name(), "draw-agreed");
+    /// assert_eq!(EndReason::Fivefold.name(), "fivefold");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Resignation => "resignation",
+            EndReason::DrawAgreed => "draw-agreed",
+            EndReason::Aborted => "aborted",
+            _ => match self.wire_text() {
+                Some(text) => text,
+                None => "aborted",
+            },
+        }
+    }
+}
+
+impl From<GameEnd> for EndReason {
+    fn from(end: GameEnd) -> EndReason {
+        match end {
+            GameEnd::Checkmate { .. } => EndReason::Checkmate,
+            GameEnd::Stalemate => EndReason::Stalemate,
+            GameEnd::DeadDraw => EndReason::DeadDraw,
+            GameEnd::Fivefold => EndReason::Fivefold,
+            GameEnd::SeventyFiveMoves => EndReason::SeventyFiveMoves,
+            GameEnd::Threefold => EndReason::Threefold,
+            GameEnd::FiftyMoves => EndReason::FiftyMoves,
+        }
     }
 }
 
@@ -101,15 +153,22 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
+impl GameResult {
+    /// The score: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted match.
+    pub const fn score(self) -> &'static str {
+        match (self.winner, self.reason) {
+            (Some(Color::White), _) => "1-0",
+            (Some(Color::Black), _) => "0-1",
+            (None, EndReason::Aborted) => "*",
+            (None, _) => "1/2-1/2",
+        }
+    }
+}
+
 impl fmt::Display for GameResult {
+    /// `1-0 (checkmate)`, `1/2-1/2 (draw-agreed)`, `* (aborted)`: the score and the reason's name.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let score = match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None if self.reason == EndReason::Aborted => "*",
-            None => "1/2-1/2",
-        };
-        write!(f, "{score} ({:?})", self.reason)
+        write!(f, "{} ({})", self.score(), self.reason.name())
     }
 }
 
@@ -374,7 +433,7 @@ impl Session {
 
     /// The board as this side knows it.
     pub fn position(&self) -> &Position {
-        &self.game.pos
+        self.game.pos()
     }
 
     /// Half-moves played in this match.
@@ -438,13 +497,7 @@ impl Session {
         if self.action() != Action::Move {
             return None;
         }
-        if self.game.repetitions() >= 3 {
-            Some(EndReason::Threefold)
-        } else if self.game.pos.halfmove_clock() >= 100 {
-            Some(EndReason::FiftyMoves)
-        } else {
-            None
-        }
+        self.game.claimable()
     }
 
     /// Takes a decoded frame in the current stage: the handshake's frames go to [`handshake`], the messages

@@ -8,7 +8,7 @@ use tesseract_board::{CastlingMode, Color};
 use zeroize::Zeroizing;
 
 use super::chain::{Chain, ChainState, colour_byte};
-use super::game::{Game, check_move_text, repetition_key, rule_result};
+use super::game::{Game, check_move_text};
 use super::handshake::{Handshake, Peer};
 use super::transport::Transport;
 use super::{EndReason, GameResult, MatchConfig, Session, Stage};
@@ -88,6 +88,8 @@ fn reason_byte(r: EndReason) -> u8 {
         EndReason::Resignation => 5,
         EndReason::DrawAgreed => 6,
         EndReason::Aborted => 7,
+        EndReason::Fivefold => 8,
+        EndReason::SeventyFiveMoves => 9,
     }
 }
 
@@ -102,6 +104,8 @@ fn reason_of(b: u8) -> Option<EndReason> {
         5 => EndReason::Resignation,
         6 => EndReason::DrawAgreed,
         7 => EndReason::Aborted,
+        8 => EndReason::Fivefold,
+        9 => EndReason::SeventyFiveMoves,
         _ => return None,
     })
 }
@@ -418,20 +422,18 @@ impl Session {
         let offer = r.opt_colour()?;
         let offer_blocked = r.opt_colour()?;
         let count = r.u32()?;
-        let mut pos = config.start.clone();
-        let mut repetition = vec![repetition_key(&pos)];
-        let mut moves = Vec::new();
+        let mut game = Game::new(config.start.clone());
         for _ in 0..count {
             let len = r.u8()? as usize;
             if len > MAX_TEXT {
                 return Err(bad("a move text longer than 16 bytes"));
             }
             let text = std::str::from_utf8(r.slice(len)?).map_err(|_| bad("a move text that is not text"))?;
-            let m = check_move_text(&pos, text).map_err(|_| bad("a move that is not legal in its position"))?;
-            pos.make(m);
-            repetition.push(repetition_key(&pos));
-            moves.push(text.to_string());
+            let m = check_move_text(game.pos(), text).map_err(|_| bad("a move that is not legal in its position"))?;
+            let ply = game.ply + 1;
+            game.advance(m, ply, text.to_string());
         }
+        (game.offer, game.offer_blocked) = (offer, offer_blocked);
         let unacked_count = r.u8()? as usize;
         if unacked_count > MAX_UNACKED {
             return Err(bad("more unacknowledged frames than a session holds"));
@@ -453,7 +455,6 @@ impl Session {
         if !consistent {
             return Err(bad("a stage that does not agree with the keys held"));
         }
-        let ply = u32::try_from(moves.len()).map_err(|_| bad("too many moves"))?;
         debug_assert!(unacked.iter().chain(&last_accepted).all(|f| f.len() <= MAX_FRAME));
         Ok(Session {
             match_id: config.match_id,
@@ -474,7 +475,7 @@ impl Session {
                 keys,
             },
             chain: Chain { seq, prev, sender, snapshot },
-            game: Game { over: rule_result(&pos), pos, ply, moves, repetition, offer, offer_blocked },
+            game,
             transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, last_accepted },
         })
     }
@@ -485,7 +486,7 @@ mod tests {
     use super::*;
 
     /// Every byte names at most one reason, each reason has one byte, and the bytes are those of
-    /// PROTOCOL.md §11 (0 to 7).
+    /// PROTOCOL.md §11 (0 to 9).
     #[test]
     fn end_reason_bytes_round_trip() {
         let mut named = 0;
@@ -495,7 +496,7 @@ mod tests {
                 named += 1;
             }
         }
-        assert_eq!(named, 8);
-        assert_eq!(reason_of(8), None);
+        assert_eq!(named, 10);
+        assert_eq!(reason_of(10), None);
     }
 }

@@ -145,7 +145,7 @@ impl Session {
         self.transport.unacked.clear();
         if self.stage == Stage::Playing {
             // Fails only at the counter's end, when no message can be sent at all.
-            let _ = self.send(Kind::Abort, Text::EMPTY, self.game.pos.hash());
+            let _ = self.send(Kind::Abort, Text::EMPTY, self.game.pos().hash());
         }
         self.stage = Stage::Aborted;
         self.failure = Some(e.clone());
