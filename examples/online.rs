@@ -287,13 +287,7 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
     match files::read_capped(path, MAX_KEY_FILE, &mut read) {
         Ok(()) => {
             let text = std::str::from_utf8(&read).map_err(|_| "expected 64 hex digits")?;
-            let bytes: [u8; 32] = (0..32)
-                .map(|i| text.trim().get(2 * i..2 * i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-                .collect::<Option<Vec<u8>>>()
-                .filter(|_| text.trim().len() == 64)
-                .and_then(|v| v.try_into().ok())
-                .ok_or("expected 64 hex digits")?;
-            return IdentityKey::from_bytes(&bytes).map_err(|e| e.to_string());
+            return IdentityKey::from_hex(text).map_err(|e| e.to_string());
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
@@ -302,13 +296,12 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
         Err(e) => return Err(e.to_string()),
     }
     let key = IdentityKey::random();
-    let hex: String = key.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut file = options.open(path).map_err(|e| e.to_string())?;
-    writeln!(file, "{hex}").map_err(|e| e.to_string())?;
+    writeln!(file, "{}", key.to_hex().as_str()).map_err(|e| e.to_string())?;
     Ok(key)
 }
 
@@ -326,13 +319,6 @@ fn final_line(s: &Session, reason: Option<&str>) -> String {
         s.position().hash(),
         s.position().fen()
     )
-}
-
-fn colour_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 /// The `--state` file: the session's saved state, rewritten atomically whenever it changes.
@@ -574,7 +560,7 @@ impl Player<'_> {
                         println!("{}", session.position());
                         println!(
                             "{} to play{}: a move, draw, claim, resign or abort",
-                            colour_name(me),
+                            me,
                             if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" }
                         );
                         prompted = true;
@@ -592,7 +578,7 @@ impl Player<'_> {
             if self.session.moves().len() > before {
                 last_progress = Instant::now();
                 if !args.quiet {
-                    println!("move {} {} {}", self.session.ply(), colour_name(me), self.session.moves()[before]);
+                    println!("move {} {} {}", self.session.ply(), me, self.session.moves()[before]);
                 }
             }
             if self.flush() {
@@ -642,7 +628,7 @@ impl Player<'_> {
                                 println!("established peer={peer} safety={}", safety(&self.session));
                             }
                             Event::Moved { color, text, .. } if !args.quiet => {
-                                println!("move {} {} {text}", self.session.ply(), colour_name(color));
+                                println!("move {} {} {text}", self.session.ply(), color);
                                 prompted = false;
                             }
                             Event::DrawOffered if !args.quiet => println!("draw offered by the peer"),
@@ -708,7 +694,7 @@ fn safety(s: &Session) -> String {
 
 /// One player through Redis pub/sub; prints the final line in every ending.
 fn online(args: &Args, session: Session, target: Target, state: Option<StateFile>, faults: Faults) -> ExitCode {
-    let channel = |c: Color| format!("tesseract-wire:{}:{}", session.match_id(), colour_name(c));
+    let channel = |c: Color| format!("tesseract-wire:{}:{}", session.match_id(), c);
     let (mine, theirs) = (channel(session.color()), channel(session.color().other()));
     let human = (!args.auto).then(|| {
         let (tx, rx) = mpsc::channel::<Line>();

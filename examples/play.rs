@@ -611,11 +611,7 @@ impl Ui {
 fn parse_args(args: &Args) -> Result<(Position, [Player; 2], u64), String> {
     let pos = start::by_name(&args.start).map_err(|e| format!("--start: {e}"))?;
     let tier: Tier = args.tier.parse().map_err(|e| format!("--tier: {e}"))?;
-    let human: Color = match args.color.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => return Err(format!("--color: {other:?}: expected white or black")),
-    };
+    let human: Color = args.color.parse().map_err(|e| format!("--color: {e}"))?;
     let mut players = if args.two_players {
         [Player::Human, Player::Human]
     } else if human == Color::White {

@@ -87,7 +87,7 @@ pub mod zobrist;
 pub use cell::{Cell, Move};
 pub use fen::{CastlingNotation, FenError, FromFenError, SetupTextError};
 pub use geometry::{Direction, Geometry, Leap, Shape, ShapeError};
-pub use piece::{Color, Piece, Role};
+pub use piece::{Color, ParseColorError, Piece, Role};
 pub use position::{Castling, CastlingMode, CastlingSide, EnPassant, MAX_MOVES, Position, Undo};
 pub use setup::{PositionError, PositionErrorKind, Setup};
 pub use text_move::{TextMove, TextMoveError};

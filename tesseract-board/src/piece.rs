@@ -50,6 +50,33 @@ impl Color {
     }
 }
 
+/// A text that names no colour.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a colour: expected white, black, w or b")]
+pub struct ParseColorError(pub String);
+
+impl std::str::FromStr for Color {
+    type Err = ParseColorError;
+
+    /// `white` or `black` (any case), or FEN's `w` or `b`.
+    ///
+    /// ```
+    /// use tesseract_board::Color;
+    /// assert_eq!("Black".parse::<Color>(), Ok(Color::Black));
+    /// assert_eq!("w".parse::<Color>(), Ok(Color::White));
+    /// assert!("green".parse::<Color>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
+        if s.eq_ignore_ascii_case("white") || s == "w" {
+            Ok(Color::White)
+        } else if s.eq_ignore_ascii_case("black") || s == "b" {
+            Ok(Color::Black)
+        } else {
+            Err(ParseColorError(s.chars().take(40).collect()))
+        }
+    }
+}
+
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -99,11 +99,7 @@ fn canonical_start(name: &str) -> Result<String, String> {
 
 /// `w`/`white` or `b`/`black`.
 fn colour_of(text: &str) -> Result<Color, String> {
-    match text {
-        "w" | "white" => Ok(Color::White),
-        "b" | "black" => Ok(Color::Black),
-        other => Err(format!("{:?} is not a colour: expected w or b", shorten(other))),
-    }
+    text.parse().map_err(|e: tesseract_board::ParseColorError| e.to_string())
 }
 
 /// At most 40 characters of untrusted text, for a message.

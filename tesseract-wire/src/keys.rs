@@ -37,6 +37,13 @@ pub enum KeyError {
     /// A secret key that is zero or not below the group order.
     #[error("a secret key must be a number in 1..n-1 (32 bytes, big-endian)")]
     Secret,
+    /// A secret key's text that is not 64 hex digits (the text itself is not repeated: it may be a
+    /// mistyped secret).
+    #[error("expected a secret key as 64 hex digits (lower or upper case), found {length} characters that are not")]
+    SecretHex {
+        /// The text's length in characters.
+        length: usize,
+    },
     /// Text that is not the expected number of hex digits.
     #[error("expected {expected} hex digits (lower or upper case), found {found:?}")]
     Hex {
@@ -284,6 +291,34 @@ impl IdentityKey {
     fn from_secret(secret: p256::SecretKey) -> IdentityKey {
         let public = PublicKey::from_point(secret.public_key());
         IdentityKey { secret, public }
+    }
+
+    /// The key from its 64 hex digits (lower or upper case), as a key file holds it (surrounding
+    /// whitespace is trimmed).
+    ///
+    /// # Errors
+    /// [`KeyError::SecretHex`] for text that is not 64 hex digits (without repeating it),
+    /// [`KeyError::Secret`] for a number that is not a key.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_wire::IdentityKey;
+    /// let key = IdentityKey::random();
+    /// let again = IdentityKey::from_hex(&key.to_hex())?;
+    /// assert_eq!(again.identity(), key.identity());
+    /// assert!(IdentityKey::from_hex("12ab").is_err());
+    /// # Ok::<_, tesseract_wire::KeyError>(())
+    /// ```
+    pub fn from_hex(text: &str) -> Result<IdentityKey, KeyError> {
+        let text = text.trim();
+        let bytes =
+            Zeroizing::new(unhex::<32>(text).map_err(|_| KeyError::SecretHex { length: text.chars().count() })?);
+        IdentityKey::from_bytes(&bytes)
+    }
+
+    /// The 64 lower-case hex digits of the key, as a key file holds it.
+    pub fn to_hex(&self) -> Zeroizing<String> {
+        Zeroizing::new(hex(&self.to_bytes()[..]))
     }
 
     /// The secret scalar, to store the key (in a wiped buffer).
