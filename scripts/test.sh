@@ -60,7 +60,15 @@ bash scripts/web.sh --test
 
 step "publishable: the declared minimum Rust versions hold (scripts/msrv.py), every crate packages and its package builds"
 python3 scripts/msrv.py
+# `cargo package --workspace` verifies each package against the others through a local registry whose
+# sources cargo extracts under registry/src/-<hash>/ and never refreshes while the version (0.1.0) stays:
+# a stale copy from an earlier run would be built instead of this checkout's. Only our crates live there.
+# The same holds for the packages of an earlier run left in target/package.
+find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -path '*/src/-*/tesseract-*' -exec rm -rf {} + 2>/dev/null || true
+rm -rf target/package
 cargo package --workspace --quiet --allow-dirty
+# The crates whose dependencies are all on crates.io already publish as they are (the others wait for them).
+cargo publish --dry-run --quiet --allow-dirty -p tesseract-board
 
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml

@@ -54,6 +54,7 @@ pub enum MoveError {
 
 /// Whether the game is over, and how (RULES.md §2).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum Outcome {
     /// The side to move is checkmated; the winner is named.
     Checkmate {
