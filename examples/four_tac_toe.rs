@@ -42,7 +42,7 @@ struct Args {
     #[arg(long, requires = "seed", conflicts_with = "pairs")]
     selfplay: bool,
 
-    /// Play a seeded match of this many pairs of games (colours swapped within a pair): the engine at
+    /// Play a seeded match of this many pairs of games (colors swapped within a pair): the engine at
     /// --strength (A) against --opponent (B).
     #[arg(long = "match", value_name = "PAIRS", requires = "seed")]
     pairs: Option<u32>,

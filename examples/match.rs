@@ -13,7 +13,7 @@
 //!
 //! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
 //! random moves drawn from a ChaCha generator seeded by `--seed` and the pair's number) is played twice,
-//! colours swapped. Games run in parallel (`--threads`, default every core). A game ends by the rules
+//! colors swapped. Games run in parallel (`--threads`, default every core). A game ends by the rules
 //! (mate, stalemate, kings alone, threefold repetition, 50-move rule), by adjudication when four engine
 //! scores in a row (either side's, seen from White) are at least `--adjudicate` centipawns the same way
 //! (a win for that side), or as a draw after `--max-plies` plies.

@@ -23,7 +23,7 @@
 //! program refuses to play. After the handshake both sides print the same safety number (the start of the
 //! transcript hash), which the players may compare.
 //!
-//! **Channels.** Each side publishes its frames on `tesseract-wire:<match>:<its colour>` and subscribes to
+//! **Channels.** Each side publishes its frames on `tesseract-wire:<match>:<its color>` and subscribes to
 //! the peer's channel. A side retransmits its unacknowledged frames after `--retransmit-ms` of silence (a
 //! Redis subscriber that was not yet listening misses what was published), and gives up after
 //! `--timeout` seconds without progress (an automatic player at any time, a human only during the
@@ -42,7 +42,7 @@
 //! before sending what the change queued, atomically (a temporary file in the same folder, renamed over
 //! FILE). If FILE exists at the start, the player resumes the match it holds instead of starting a new
 //! handshake (it prints `resumed ply=<n>`, and the `established` line again once the handshake was
-//! done); a state of another match id, colour, start, key, peer or invitation is refused (exit code 2).
+//! done); a state of another match id, color, start, key, peer or invitation is refused (exit code 2).
 //! When the state cannot be saved (a full disk, a lost folder) nothing is sent: the frames stay queued
 //! and the save is tried again every 200 ms; after 10 failed attempts in a row the player gives up with
 //! `reason=unsaved` in the final line (exit code 1), and the file holds the last state saved, from which
@@ -60,9 +60,9 @@
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
 //! 4 KiB, is answered and ignored, and input goes on. The board is printed as the board crate's text
-//! picture (the `play` example's highlighted terminal board is not shared yet: issue 18 asks for it in a crate).
+//! picture.
 //!
-//! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <colour>
+//! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <color>
 //! <text>` per move (unless `--quiet`), and a last line `final result=<score> reason=<reason> ply=<n>
 //! hash=<016x> fen=<fen>`, in every ending. Exit code 0 when the match ended normally, 1 if it was
 //! aborted (a fault detected: the reason is printed on stderr), timed out, lost the relay or could not
@@ -101,7 +101,7 @@ struct Args {
     /// The match id: 32 hex digits, the same for both players.
     #[arg(long = "match", value_name = "ID")]
     match_id: Option<String>,
-    /// This player's colour: white or black.
+    /// This player's color: white or black.
     #[arg(long)]
     color: Option<String>,
     /// The start position: light, standard, dense (4D), classic or chess960:N.
@@ -775,11 +775,10 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
     }
     let mut counts = std::collections::BTreeMap::new();
     for (_, f) in &report.faults {
-        let name = f.to_string();
-        let name = name.split(' ').next().unwrap_or("").to_string();
-        *counts.entry(name).or_insert(0) += 1;
+        *counts.entry(f.name()).or_insert(0) += 1;
     }
-    println!("faults committed by the relay: {counts:?}");
+    let counts: Vec<String> = counts.iter().map(|(name, n)| format!("{name}={n}")).collect();
+    println!("faults committed by the relay: {}", counts.join(" "));
     for (c, side) in [("white", &report.white), ("black", &report.black)] {
         let result = side.result.map_or("none".to_string(), |r| r.to_string());
         match &side.failure {

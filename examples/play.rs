@@ -11,7 +11,7 @@
 //! RULES.md §4: eight digits from-xyzw to-xyzw in 4D (`22132313`, `24132513Q`), UCI in 2D (`e2e4`,
 //! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
 //! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
-//! Colours are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set.
+//! Colors are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set.
 //!
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use clap::Parser;
+use tesseract::board::picture::Diagram;
 use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::pgn::{PgnError, PgnGame};
@@ -52,7 +53,7 @@ struct Args {
     /// The engine's tier: beginner, club, expert or master.
     #[arg(long, default_value = "club")]
     tier: String,
-    /// The colour you play against the engine.
+    /// The color you play against the engine.
     #[arg(long, default_value = "white")]
     color: String,
     /// Two people at one keyboard, no engine.
@@ -181,7 +182,7 @@ fn stops_engines(line: &Option<Line>) -> bool {
     }
 }
 
-/// The colour that plays the move of index `ply` (from 0) of a game from `start`.
+/// The color that plays the move of index `ply` (from 0) of a game from `start`.
 fn mover_at(start: &Position, ply: usize) -> Color {
     if ply.is_multiple_of(2) { start.turn() } else { start.turn().other() }
 }
@@ -218,107 +219,18 @@ fn score_text(score: Score) -> String {
 }
 
 impl Ui {
-    fn paint(&self, text: &str, code: &str) -> String {
-        if self.color && !code.is_empty() { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
-    }
-
-    /// One cell as two characters: a marker (or space) and the piece letter (or `.`).
-    fn cell(&self, pos: &Position, cell: Cell, marks: &Marks) -> String {
-        let dims = pos.geometry().dims();
-        let piece = pos.piece_at(cell);
-        let ch = piece.map_or('.', |p| p.char(dims)).to_string();
-        let target = marks.targets.contains(&cell);
-        let selected = marks.selected == Some(cell);
-        let last = marks.last.is_some_and(|m| m.from == cell || m.to == cell);
-        if !self.color {
-            // `>N` the selected piece, ` *` an empty destination, `*r` a capture.
-            return match (selected, target, piece) {
-                (true, _, _) => format!(">{ch}"),
-                (_, true, None) => " *".to_string(),
-                (_, true, Some(_)) => format!("*{ch}"),
-                _ => format!(" {ch}"),
-            };
-        }
-        let fg = match piece {
-            Some(p) if p.color == Color::White => "1;97",
-            Some(_) => "1;91",
-            None => "2",
-        };
-        let bg = if selected {
-            ";44"
-        } else if target && piece.is_some() {
-            ";41"
-        } else if target {
-            ";42"
-        } else if last {
-            ";100"
-        } else {
-            ""
-        };
-        let ch = if target && piece.is_none() { "*".to_string() } else { ch };
-        format!(" {}", self.paint(&ch, &format!("{fg}{bg}")))
-    }
-
     fn draw(&self, marks: &Marks) -> String {
         let pos = self.game.position();
-        let g = pos.geometry();
-        let n = g.side() as u8;
-        let mut out = String::new();
-        match g.dims() {
-            2 => {
-                for y in (1..=n).rev() {
-                    out.push_str(&self.paint(&format!("{y}"), "2"));
-                    for x in 1..=n {
-                        out.push_str(&self.cell(pos, g.cell(&[x, y]).expect("on the board"), marks));
-                    }
-                    out.push('\n');
-                }
-                out.push_str("  ");
-                let files: Vec<String> = (0..n).map(|x| ((b'a' + x) as char).to_string()).collect();
-                out.push_str(&self.paint(&files.join(" "), "2"));
-                out.push('\n');
-            }
-            4 => {
-                let width = 2 * n as usize + 3;
-                out.push_str("      ");
-                for w in 1..=n {
-                    out.push_str(&self.paint(&format!("{:<width$}", format!("  w={w}")), "1"));
-                }
-                out = out.trim_end().to_string();
-                out.push('\n');
-                for z in (1..=n).rev() {
-                    for y in (1..=n).rev() {
-                        let label = if y == n { format!("z={z}") } else { String::new() };
-                        out.push_str(&self.paint(&format!("{label:<5}"), "1"));
-                        for w in 1..=n {
-                            out.push_str("  ");
-                            out.push_str(&self.paint(&format!("{y}"), "2"));
-                            for x in 1..=n {
-                                out.push_str(&self.cell(pos, g.cell(&[x, y, z, w]).expect("on the board"), marks));
-                            }
-                        }
-                        out.push('\n');
-                    }
-                    out.push_str("     ");
-                    for _ in 1..=n {
-                        out.push_str("   ");
-                        let xs: Vec<String> = (1..=n).map(|x| x.to_string()).collect();
-                        out.push_str(&self.paint(&xs.join(" "), "2"));
-                    }
-                    out.push('\n');
-                    if z > 1 {
-                        out.push('\n');
-                    }
-                }
-                out.push_str("x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n");
-            }
-            _ => {
-                // Other shapes (3D): the position's own picture, boards side by side.
-                out.push_str(&pos.to_string());
-                if !out.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
+        let diagram = Diagram::new(pos)
+            .selected(marks.selected)
+            .targets(marks.targets.iter().copied())
+            .last_move(marks.last)
+            .ansi(self.color);
+        let mut out = diagram.to_string();
+        if pos.geometry().dims() == 4 {
+            out.push_str(
+                "x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n",
+            );
         }
         out
     }

@@ -63,9 +63,14 @@ python3 scripts/msrv.py
 # `cargo package --workspace` verifies each package against the others through a local registry whose
 # sources cargo extracts under registry/src/-<hash>/ and never refreshes while the version (0.1.0) stays:
 # a stale copy from an earlier run would be built instead of this checkout's. Only our crates live there.
-# The same holds for the packages of an earlier run left in target/package.
+# The same holds for the packages of an earlier run left in target/package, and for what an earlier run
+# compiled from them (cargo never rebuilds a registry crate of the same version).
 find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -path '*/src/-*/tesseract-*' -exec rm -rf {} + 2>/dev/null || true
 rm -rf target/package
+for dep in $(grep -l '/registry/src/-[0-9a-f]*/tesseract-' target/debug/deps/*.d 2>/dev/null); do
+    stem=$(basename "$dep" .d)
+    rm -rf target/debug/deps/"$stem".* target/debug/deps/lib"$stem".* target/debug/.fingerprint/"${stem//_/-}"
+done
 cargo package --workspace --quiet --allow-dirty
 # The crates whose dependencies are all on crates.io already publish as they are (the others wait for them).
 cargo publish --dry-run --quiet --allow-dirty -p tesseract-board

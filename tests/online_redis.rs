@@ -289,13 +289,13 @@ fn pinned_pair(bin: &Path, url: &str, dir: &Path, id: &str, state: bool) -> (Vec
     let (wk, bk) = (dir.join("white.key"), dir.join("black.key"));
     let (wid, bid) = (identity(bin, &wk), identity(bin, &bk));
     let common = ["--redis", url, "--match", id, "--auto", "--cap", "300", "--retransmit-ms", "100", "--timeout", "60"];
-    let side = |colour: &str, key: &Path, peer: &str, seed: &str| {
+    let side = |color: &str, key: &Path, peer: &str, seed: &str| {
         let mut a: Vec<String> = common.iter().map(|s| s.to_string()).collect();
-        for s in ["--color", colour, "--key", key.to_str().unwrap(), "--peer", peer, "--seed", seed] {
+        for s in ["--color", color, "--key", key.to_str().unwrap(), "--peer", peer, "--seed", seed] {
             a.push(s.to_string());
         }
         if state {
-            a.extend(["--state".to_string(), dir.join(format!("{colour}.state")).to_str().unwrap().to_string()]);
+            a.extend(["--state".to_string(), dir.join(format!("{color}.state")).to_str().unwrap().to_string()]);
         }
         a
     };

@@ -29,7 +29,7 @@ fn tesseract_against_the_beginner() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // The 5×5 grid of 5×5 boards with coordinates.
     assert!(text.contains("  w=1          w=2          w=3          w=4          w=5"), "{text}");
-    assert!(text.contains("z=1    5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . ."), "{text}");
+    assert!(text.contains("z=1   5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . .  5 . . . . ."), "{text}");
     // The knight's moves, listed and highlighted (`>N` the knight, ` *` its destinations).
     assert!(text.contains("The white knight on 2111 has 12 legal moves: "), "{text}");
     assert!(text.contains("1 R>N K N R"), "{text}");

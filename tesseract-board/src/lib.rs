@@ -72,7 +72,7 @@ pub mod epd;
 pub mod fen;
 pub mod geometry;
 pub mod mailbox;
-mod picture;
+pub mod picture;
 mod piece;
 mod position;
 mod setup;

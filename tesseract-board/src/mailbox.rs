@@ -1,8 +1,8 @@
 //! The byte codes of a padded mailbox, shared by the position and the generators.
 //!
 //! Every mailbox entry is one byte: [`EMPTY`], [`OFFBOARD`] on the padding, or a piece code
-//! `1 + role + 16·colour` ([`crate::Piece::code`]). So a code below [`OFFBOARD`] and nonzero is a piece,
-//! bit 4 is its colour, and the low four bits minus one its role.
+//! `1 + role + 16·color` ([`crate::Piece::code`]). So a code below [`OFFBOARD`] and nonzero is a piece,
+//! bit 4 is its color, and the low four bits minus one its role.
 
 use crate::{Color, Role};
 
@@ -17,7 +17,7 @@ pub const fn is_piece(code: u8) -> bool {
     code != EMPTY && code < OFFBOARD
 }
 
-/// The colour of a piece code (meaningless for other codes).
+/// The color of a piece code (meaningless for other codes).
 #[inline]
 pub const fn color(code: u8) -> Color {
     if code & 16 != 0 { Color::Black } else { Color::White }

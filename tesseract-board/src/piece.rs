@@ -1,4 +1,4 @@
-//! Colours, piece kinds ([`Role`]) and pieces.
+//! Colors, piece kinds ([`Role`]) and pieces.
 
 use std::fmt;
 
@@ -13,10 +13,10 @@ pub enum Color {
 }
 
 impl Color {
-    /// Both colours, White first.
+    /// Both colors, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
-    /// The other colour.
+    /// The other color.
     #[inline]
     #[must_use]
     pub const fn other(self) -> Color {
@@ -50,9 +50,9 @@ impl Color {
     }
 }
 
-/// A text that names no colour.
+/// A text that names no color.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a colour: expected white, black, w or b")]
+#[error("{0:?} is not a color: expected white, black, w or b")]
 pub struct ParseColorError(pub String);
 
 impl std::str::FromStr for Color {
@@ -246,7 +246,7 @@ impl fmt::Display for Role {
     }
 }
 
-/// A piece: a colour and a role.
+/// A piece: a color and a role.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Piece {

@@ -52,7 +52,7 @@ pub enum CastlingMode {
     Chess960,
 }
 
-/// The castling rooks that keep their rights: at most one per colour and side.
+/// The castling rooks that keep their rights: at most one per color and side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Castling {
     rooks: [[Option<Cell>; 2]; 2],
@@ -411,7 +411,7 @@ impl Position {
         self.is_attacked(self.king(self.turn), self.turn.other())
     }
 
-    /// Whether a piece of colour `by` attacks `cell` (whatever stands on it), by scanning out from the cell
+    /// Whether a piece of color `by` attacks `cell` (whatever stands on it), by scanning out from the cell
     /// along every direction and knight leap. Works on any position, before any move generator exists.
     ///
     /// # Examples

@@ -59,7 +59,7 @@ impl Setup {
         self
     }
 
-    /// The same position with colours swapped and every cell reflected through the centre (σ: p → n+1−p
+    /// The same position with colors swapped and every cell reflected through the centre (σ: p → n+1−p
     /// on every axis), the side to move swapped too. For Tesseract's starts this gives back the same position.
     #[must_use]
     pub fn mirrored(&self) -> Setup {

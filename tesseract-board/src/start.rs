@@ -71,7 +71,7 @@ const MAJORS: [[Option<Role>; 5]; 3] = {
 ///   z=3  .  D  .  D  .                  Y-pawn on (x, 2, z, 3)
 ///   z=2  U  B  Q  B  U                  W-pawn on (x, 3, z, 2)
 ///   z=1  R  N  K  N  R
-///       x=1 2  3  4  5                Black: σ(p) = 6 − p on every axis, colour swapped
+///       x=1 2  3  4  5                Black: σ(p) = 6 − p on every axis, color swapped
 /// ```
 ///
 /// # Examples
@@ -128,7 +128,7 @@ const RAUMSCHACH_LEVELS: [[Role; 5]; 2] = {
 /// ```
 ///
 /// As in Raumschach, Black is White turned a half turn about the x axis (the files keep their order), not
-/// the point reflection of the 4D starts; either way each side has one bishop on each colour of cells and
+/// the point reflection of the 4D starts; either way each side has one bishop on each color of cells and
 /// the same moves. Unlike the 4D starts, some pieces attack enemy pawns at move zero (the queen on
 /// (3, 1, 2) sees the pawn on (3, 4, 5) along a diagonal through the empty middle level), as in the
 /// original game; every such pawn is defended.

@@ -58,7 +58,7 @@ pub enum Sign {
     Blocked,
 }
 
-/// The colour of a line drawn across the board.
+/// The color of a line drawn across the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stroke {
     /// Red: the first player's, or an arrow.
@@ -70,7 +70,7 @@ pub enum Stroke {
 }
 
 impl Stroke {
-    fn colour(self) -> &'static str {
+    fn color(self) -> &'static str {
         match self {
             Stroke::Red => "#c0392b",
             Stroke::Blue => "#2563a8",
@@ -211,7 +211,7 @@ impl Picture {
         self.arrow_in(from, to, Stroke::Red)
     }
 
-    /// An arrow in the colour given.
+    /// An arrow in the color given.
     #[must_use]
     pub fn arrow_in(mut self, from: Cell, to: Cell, stroke: Stroke) -> Picture {
         self.arrows.push((from, to, stroke));
@@ -377,7 +377,7 @@ impl Picture {
                 s,
                 "<line class=\"line\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{}\" stroke-width=\"{}\" \
                  stroke-linecap=\"round\" stroke-opacity=\"0.85\"/>",
-                stroke.colour(),
+                stroke.color(),
                 (c / 8).max(2)
             );
         }
@@ -387,7 +387,7 @@ impl Picture {
                 s,
                 "<line class=\"arrow\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{}\" stroke-width=\"{}\" \
                  stroke-opacity=\"0.8\" marker-end=\"url(#head)\"/>",
-                stroke.colour(),
+                stroke.color(),
                 (c / 8).max(2)
             );
         }
@@ -449,10 +449,10 @@ fn checker(id: &str, c: u32, first: &str, second: &str) -> String {
 fn piece_svg(s: &mut String, (x, y): (u32, u32), c: u32, piece: Piece, dims: usize) {
     let white = piece.color == Color::White;
     let (fill, ink) = if white { ("#fdfdfd", "#111111") } else { ("#2b2b2b", "#f4f4f4") };
-    let colour = if white { "white" } else { "black" };
+    let color = if white { "white" } else { "black" };
     let _ = write!(
         s,
-        "<g class=\"piece {colour} {}\" transform=\"translate({x},{y})\">",
+        "<g class=\"piece {color} {}\" transform=\"translate({x},{y})\">",
         piece.role.name().to_ascii_lowercase()
     );
     let r = i64::from(c) * 2 / 5;

@@ -3,8 +3,8 @@
 //! The keys are drawn from `ChaCha8Rng` (crate `rand_chacha`) seeded with the 32 bytes of [`SEED`] and
 //! set to stream `256·dims + side`, so every shape has its own keys, and the same position hashes to the
 //! same value in every build, on every platform, forever: a test pins a few hashes. Keys are drawn in this
-//! order: pieces (colour White then Black, role in [`Role::ALL`] order, cell in index order), then the
-//! side-to-move key, then one key per en passant cell (cell order), then one per castling rook (colour,
+//! order: pieces (color White then Black, role in [`Role::ALL`] order, cell in index order), then the
+//! side-to-move key, then one key per en passant cell (cell order), then one per castling rook (color,
 //! then file 1..=side).
 //!
 //! A Zobrist hash is a fast fingerprint for tables and repetition, not a cryptographic digest: never use it

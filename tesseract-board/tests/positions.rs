@@ -13,7 +13,7 @@ fn tesseract_starts_are_point_symmetric_with_the_stated_counts() {
         let pos = start::tesseract(army);
         let setup = pos.to_setup();
         let g = pos.geometry();
-        // σ: every piece at p has a piece of the other colour at 6 − p on all four axes.
+        // σ: every piece at p has a piece of the other color at 6 − p on all four axes.
         for cell in g.all_cells() {
             let c = g.coords(cell);
             let mirror = g.cell(&c.map(|v| 6 - v)).unwrap();
@@ -42,7 +42,7 @@ fn tesseract_starts_are_point_symmetric_with_the_stated_counts() {
 }
 
 /// The Raumschach-like start (RULES.md §8): valid, 20 pieces a side, Black White's image under the half
-/// turn about the x axis, a bishop of each side on each colour of cells, the contract text, and only
+/// turn about the x axis, a bishop of each side on each color of cells, the contract text, and only
 /// defended pawns attacked at move zero.
 #[test]
 fn raumschach_start_is_balanced() {
@@ -54,7 +54,7 @@ fn raumschach_start_is_balanced() {
         pos.fen(),
         "rnknr/yyyyy/5/5/5//buqbu/yyyyy/5/5/5//5/5/5/5/5//5/5/5/YYYYY/BUQBU//5/5/5/YYYYY/RNKNR w - - 0 1"
     );
-    // (x, y, z) → (x, 6 − y, 6 − z), colour swapped, gives back the start.
+    // (x, y, z) → (x, 6 − y, 6 − z), color swapped, gives back the start.
     for cell in g.all_cells() {
         let [x, y, z, _] = g.coords(cell);
         let image = g.cell(&[x, 6 - y, 6 - z]).unwrap();
@@ -67,7 +67,7 @@ fn raumschach_start_is_balanced() {
         let count = |role| mine.iter().filter(|(_, p)| p.role == role).count();
         let roles = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Unicorn, Role::YPawn];
         assert_eq!(roles.map(count), [1, 1, 2, 2, 2, 2, 10], "{color}");
-        // A bishop keeps the parity of x + y + z: one on each colour.
+        // A bishop keeps the parity of x + y + z: one on each color.
         let mut parities: Vec<u8> = mine
             .iter()
             .filter(|(_, p)| p.role == Role::Bishop)
@@ -100,7 +100,7 @@ fn chess960_numbering_and_dice() {
         let files = |role| (0..8).filter(move |&f| rank[f] == role);
         let bishops: Vec<usize> = files(Role::Bishop).collect();
         assert_eq!(bishops.len(), 2);
-        assert_ne!(bishops[0] % 2, bishops[1] % 2, "bishops on one colour in {n}");
+        assert_ne!(bishops[0] % 2, bishops[1] % 2, "bishops on one color in {n}");
         let rooks: Vec<usize> = files(Role::Rook).collect();
         let king = files(Role::King).next().unwrap();
         assert!(rooks[0] < king && king < rooks[1], "king not between the rooks in {n}");

@@ -50,8 +50,8 @@ fn pieces_are_drawn_at_their_cells_with_a_shape_per_kind() {
         let mut want: Vec<(String, (u32, u32))> = pos
             .pieces()
             .map(|(cell, p)| {
-                let colour = if p.color == Color::White { "white" } else { "black" };
-                (format!("piece {colour} {}", p.role.name().to_ascii_lowercase()), pic.centre(cell))
+                let color = if p.color == Color::White { "white" } else { "black" };
+                (format!("piece {color} {}", p.role.name().to_ascii_lowercase()), pic.centre(cell))
             })
             .collect();
         let mut got = drawn.clone();
@@ -169,7 +169,7 @@ fn chromium_draws_what_the_layout_says() {
         let d = got.iter().zip(want).map(|(&a, b)| (i32::from(a) - i32::from(b)).abs()).max().unwrap();
         assert!(d <= 24, "{what}: pixel {got:?}, expected about {want:?}");
     };
-    // Inside a disc, away from its letter: the piece's colour.
+    // Inside a disc, away from its letter: the piece's color.
     let beside = |cell: Cell, dx: i32| {
         let (x, y) = pic.centre(cell);
         ((x as i32 + dx) as u32, y)

@@ -64,7 +64,7 @@ pub enum Outcome {
     /// The side to move has no legal move and is not in check.
     Stalemate,
     /// A dead position by material: kings alone on any board; on the 8×8 board also a king and one
-    /// knight or bishop against a king, and kings with bishops all on squares of one colour (FIDE).
+    /// knight or bishop against a king, and kings with bishops all on squares of one color (FIDE).
     DeadDraw,
 }
 
@@ -169,7 +169,7 @@ pub trait Legal {
     /// Whether no sequence of legal moves can mate, by the material alone: kings alone on every board
     /// (RULES.md §2; no other material is declared insufficient in 4D, where whether K+Q v K always wins
     /// is open), and on the 8×8 board FIDE's dead positions by material: K+N v K, K+B v K, and kings with
-    /// any number of bishops all standing on squares of one colour.
+    /// any number of bishops all standing on squares of one color.
     ///
     /// # Examples
     /// ```
@@ -280,7 +280,7 @@ impl Legal for Position {
             return false;
         }
         // Every piece but the kings is a bishop or a knight, and there is one knight alone or only
-        // bishops on one colour of squares.
+        // bishops on one color of squares.
         let mut minors = 0;
         let mut knights = 0;
         let mut bishop_colors = [false; 2];

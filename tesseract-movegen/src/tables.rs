@@ -6,7 +6,7 @@ use tesseract_board::geometry::{MAX_DIMS, MAX_SIDE, MIN_SIDE};
 use tesseract_board::mailbox::{self, OFFBOARD};
 use tesseract_board::{Color, Geometry, Role, Shape};
 
-/// Pawn steps of one pawn kind and colour, as mailbox offsets.
+/// Pawn steps of one pawn kind and color, as mailbox offsets.
 #[derive(Debug, Clone)]
 pub(crate) struct PawnSteps {
     pub role: Role,
@@ -27,7 +27,7 @@ pub(crate) struct Tables {
     pub dirs: Vec<i32>,
     /// Class of each direction.
     pub dir_class: Vec<u8>,
-    /// Per direction and colour: bit set of pawn roles (1 = Y, 2 = W) that, standing one step away
+    /// Per direction and color: bit set of pawn roles (1 = Y, 2 = W) that, standing one step away
     /// along the direction, capture back onto the origin.
     pub pawn_checks: [Vec<u8>; 2],
     /// Per mailbox code: the classes the piece slides along (bit c for class c).
@@ -36,7 +36,7 @@ pub(crate) struct Tables {
     pub slide_dirs: [Vec<i32>; 9],
     /// Knight leap offsets.
     pub leaps: Vec<i32>,
-    /// Pawn steps per colour.
+    /// Pawn steps per color.
     pub pawns: [Vec<PawnSteps>; 2],
     /// Promotion roles on this board.
     pub promotions: Vec<Role>,
@@ -53,7 +53,7 @@ pub(crate) struct Tables {
     wide_relation: Vec<u8>,
     /// The index offset of `wide_relation`.
     wide_base: usize,
-    /// Per colour and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
+    /// Per color and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
     pub pawn_captures_along: [Vec<u8>; 2],
     /// Indexed like `relation`: whether the two cells are at most 3 steps apart on every axis, close enough
     /// for a king, knight or pawn at one to attack a neighbour of the other (read it through

@@ -151,8 +151,8 @@ fn perft_chess960() {
 }
 
 #[test]
-fn perft_is_colour_symmetric_in_2d() {
-    // The point reflection swaps colours and reverses files too, so castling (king to g or c) is not
+fn perft_is_color_symmetric_in_2d() {
+    // The point reflection swaps colors and reverses files too, so castling (king to g or c) is not
     // symmetric: compare the positions without castling rights.
     for text in [KIWIPETE, POSITION_3, POSITION_4, POSITION_6, CHESS960] {
         let mut s = setup(text);
@@ -205,7 +205,7 @@ fn perft_tesseract_light_and_dense_depth_3() {
 #[test]
 fn tesseract_start_moves_are_symmetric() {
     // The start is its own point reflection: Black has as many moves as White, and after any White move
-    // the position and its reflection (colours swapped, Black's turn becoming White's) have as many replies.
+    // the position and its reflection (colors swapped, Black's turn becoming White's) have as many replies.
     let s = tesseract(Army::Standard);
     let mut black_to_move = s.clone();
     black_to_move.turn = Color::Black;

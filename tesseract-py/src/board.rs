@@ -372,7 +372,7 @@ impl Board {
     }
 
     /// Whether the material left can never mate: kings alone; on 8×8 also K+N v K, K+B v K and bishops
-    /// all on one colour (FIDE's dead positions by material; python-chess's rule is wider: it also counts
+    /// all on one color (FIDE's dead positions by material; python-chess's rule is wider: it also counts
     /// positions where only one side cannot mate).
     fn is_insufficient_material(&self) -> bool {
         self.pos().is_insufficient_material()

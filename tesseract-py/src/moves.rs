@@ -66,7 +66,7 @@ impl PyMove {
     }
 }
 
-/// A piece: its colour and its kind.
+/// A piece: its color and its kind.
 #[pyclass(module = "tesseract", name = "Piece", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PyPiece {

@@ -12,7 +12,7 @@ pub(crate) enum Termination {
     Checkmate = 1,
     /// The side to move has no legal move and is not in check.
     Stalemate = 2,
-    /// A dead position by material: kings alone; on 8×8 also K+N v K, K+B v K and bishops of one colour.
+    /// A dead position by material: kings alone; on 8×8 also K+N v K, K+B v K and bishops of one color.
     InsufficientMaterial = 3,
     /// 150 plies without a capture or a pawn move: drawn without a claim.
     SeventyfiveMoves = 4,

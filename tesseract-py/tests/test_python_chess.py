@@ -163,8 +163,8 @@ def test_outcomes_agree_with_python_chess_claims():
         "8/8/4k3/8/8/8/8/4K3 w - - 0 1",  # kings alone
         "8/8/4k3/8/8/2N5/8/4K3 w - - 0 1",  # K+N v K
         "8/8/4k3/8/8/2B5/8/4K3 b - - 0 1",  # K+B v K
-        "8/8/4k3/8/3b4/2B5/8/4K3 w - - 0 1",  # bishops on one colour
-        "8/8/4k3/1b6/8/2B5/8/4K3 w - - 0 1",  # bishops on both colours
+        "8/8/4k3/8/3b4/2B5/8/4K3 w - - 0 1",  # bishops on one color
+        "8/8/4k3/1b6/8/2B5/8/4K3 w - - 0 1",  # bishops on both colors
         "8/8/4k3/8/8/2N5/8/3NK3 w - - 0 1",  # K+N+N v K
         "8/8/4k3/8/8/2n5/8/3NK3 w - - 0 1",  # K+N v K+N
         "8/8/4k3/8/8/8/P7/4K3 w - - 0 1",  # a pawn

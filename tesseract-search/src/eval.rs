@@ -1,4 +1,4 @@
-//! Static evaluation: integers only, for every board shape, symmetric under colour flipping.
+//! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
 //! The score is the sum, for White minus for Black, of five terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
@@ -17,7 +17,7 @@
 //!    king's zone earn a shelter bonus.
 //!
 //! The side to move gets a small tempo bonus. [`evaluate_white`] gives the score from White's point of
-//! view; it is exactly antisymmetric under the point reflection σ that swaps the colours
+//! view; it is exactly antisymmetric under the point reflection σ that swaps the colors
 //! (`Setup::mirrored`): every table is indexed through σ for Black, and integer division truncates toward
 //! zero, so `evaluate_white(σ(p)) == −evaluate_white(p)` for every position (a tested property).
 //!
@@ -282,7 +282,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The static evaluation of `pos` in centipawns from White's point of view; see the [module](self) docs.
 ///
-/// Exactly antisymmetric: for the colour-flipped point reflection σ of a position (`Setup::mirrored`),
+/// Exactly antisymmetric: for the color-flipped point reflection σ of a position (`Setup::mirrored`),
 /// `evaluate_white(σ(p)) == −evaluate_white(p)`.
 pub fn evaluate_white(pos: &Position) -> i32 {
     evaluate_with(Tables::of(pos.shape()), pos)

@@ -35,7 +35,7 @@
 //! # Ok::<_, tesseract_movegen::MoveError>(())
 //! ```
 //!
-//! The evaluation is symmetric: a position and its colour-flipped point reflection score opposite:
+//! The evaluation is symmetric: a position and its color-flipped point reflection score opposite:
 //! ```
 //! use tesseract_board::{start, CastlingMode, Position};
 //! use tesseract_search::eval::evaluate_white;
@@ -58,7 +58,7 @@
 //!   README for the figures).
 //! - **Evaluation** ([`eval`]): integers only; material with values derived from the pieces' empty-board
 //!   mobility, mobility, centrality, pawn advancement along each pawn's own axis, king safety; tapered
-//!   between middlegame and endgame weights; exactly antisymmetric under the colour flip σ.
+//!   between middlegame and endgame weights; exactly antisymmetric under the color flip σ.
 //! - **Move lists live in the searcher**, one reusable vector per ply, filled through the generator's
 //!   push interface: a `MoveList` holds 10,240 moves (61 KB), too much for the stack of a recursion.
 //! - **Determinism.** Limits are depths and node counts, checked on entry to every node; the clock is only

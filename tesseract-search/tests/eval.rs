@@ -1,4 +1,4 @@
-//! The evaluation's symmetry: a position and its colour-flipped point reflection σ score equal and
+//! The evaluation's symmetry: a position and its color-flipped point reflection σ score equal and
 //! opposite, on positions from seeded random play in 4D (all three armies), classic chess and Chess960.
 
 use rand_chacha::ChaCha8Rng;

@@ -394,7 +394,7 @@ impl Game {
     }
 
     /// The grid as a picture (feature `svg`): crosses for X, rings for O, the centre blocked, each completed
-    /// line drawn through its three cells in its owner's colour, the last claim marked.
+    /// line drawn through its three cells in its owner's color, the last claim marked.
     ///
     /// ```
     /// use tesseract_tactoe::{parse_cell, Game};

@@ -191,8 +191,8 @@ pub(crate) fn cut(text: &str) -> String {
 /// let records = parse("# two\nitem: a\nsize: 1\n\nitem: b\n", "item", &["item", "size"])?;
 /// assert_eq!(records.len(), 2);
 /// assert_eq!(records[1].label(), "b");
-/// let err = parse("item: a\ncolour: red\n", "item", &["item", "size"]).unwrap_err();
-/// assert_eq!(err.to_string(), "line 2: unknown field `colour` (expected one of: item, size)");
+/// let err = parse("item: a\ncolor: red\n", "item", &["item", "size"]).unwrap_err();
+/// assert_eq!(err.to_string(), "line 2: unknown field `color` (expected one of: item, size)");
 /// # Ok::<_, DataError>(())
 /// ```
 pub fn parse(text: &str, header: &'static str, allowed: &[&str]) -> Result<Vec<Record>, DataError> {

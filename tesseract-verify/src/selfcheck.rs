@@ -121,7 +121,7 @@ const ARMIES: [(start::Army, usize, usize); 3] =
     [(start::Army::Light, 22, 220), (start::Army::Standard, 32, 226), (start::Army::Dense, 42, 236)];
 
 /// Check 2: the start-position theorem for the three armies: Black is exactly σ(White) (every coordinate
-/// p → 6 − p, colours swapped), each side has its stated number of pieces (12 majors: K, Q, 2 R, 2 B, 2 N,
+/// p → 6 − p, colors swapped), each side has its stated number of pieces (12 majors: K, Q, 2 R, 2 B, 2 N,
 /// 2 U, 2 D; five Y-pawns and five W-pawns per band row), the majors stand on the plate y = 1, w = 1 (for
 /// White), Y-pawns in w = 3 and W-pawns in y = 3, no piece is attacked (by two attack tests), and the
 /// side to move has the stated number of legal moves (by both generators).

@@ -85,7 +85,7 @@ fn malformed_script_files_are_reported_by_line_and_field() {
         ("seed: 40", "seed: forty", "field `seed`: expected a number"),
         ("hash: 0x", "hash: 0xg", "field `hash`"),
         ("moves: 11111112", "moves: 1111111", "field `moves`: move 1"),
-        ("fen: ", "colour: red\nfen: ", "unknown field `colour`"),
+        ("fen: ", "color: red\nfen: ", "unknown field `color`"),
     ] {
         let text = SCRIPT_TXT.replacen(from, to, 1);
         let err = selfcheck::parse_script(&text).expect_err(expected);

@@ -256,7 +256,7 @@ fn malformed_files_are_reported_by_line_and_field() {
         (record.replace("fen: ", "fen: 5/5 "), "field `fen`"),
         (record.replace("key: ", "key: 1111"), "field `key`"),
         (record.replace("mate: ", "mate: K"), "field `mate`"),
-        (record.replace("idea: ", "colour: red\nidea: "), "unknown field `colour`"),
+        (record.replace("idea: ", "color: red\nidea: "), "unknown field `color`"),
         (record.replace("idea: ", "title: again\nidea: "), "field `title` appears twice"),
         (record.lines().filter(|l| !l.starts_with("line:")).collect::<Vec<_>>().join("\n"), "no field `line`"),
         (format!("{record}\n{record}"), "a record named"),

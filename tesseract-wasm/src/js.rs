@@ -262,10 +262,10 @@ impl JsOnline {
         throw(Online::identity_of(secret_hex))
     }
 
-    /// A new match from a start ("light", "standard", "dense", "classic", "chess960:N") on colour "w" or
+    /// A new match from a start ("light", "standard", "dense", "classic", "chess960:N") on color "w" or
     /// "b"; `invitation()` is the text for the game link. Throws on a bad argument.
-    pub fn create(start: &str, colour: &str, identity_hex: &str) -> Result<JsOnline, JsError> {
-        throw(Online::create(start, colour, identity_hex)).map(JsOnline)
+    pub fn create(start: &str, color: &str, identity_hex: &str) -> Result<JsOnline, JsError> {
+        throw(Online::create(start, color, identity_hex)).map(JsOnline)
     }
 
     /// Joins the match of an invitation text; throws saying what is wrong with it.
@@ -294,9 +294,9 @@ impl JsOnline {
         self.0.start()
     }
 
-    /// This player's colour: "w" or "b".
-    pub fn colour(&self) -> String {
-        self.0.colour()
+    /// This player's color: "w" or "b".
+    pub fn color(&self) -> String {
+        self.0.color()
     }
 
     /// This player's identity, 32 hex digits.

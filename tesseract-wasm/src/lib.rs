@@ -67,11 +67,11 @@
 //! class Online {                                 // one side of a signed match between two browsers
 //!   static generateIdentity(): string                  // a long-term identity key, 64 hex digits (secret)
 //!   static identityOf(keyHex: string): string          // its identity, 32 hex digits
-//!   static create(start: string, colour: string, keyHex: string): Online
+//!   static create(start: string, color: string, keyHex: string): Online
 //!   static join(invitation: string, keyHex: string): Online
 //!   static resume(stateHex: string, keyHex: string, invitation: string): Online
 //!   invitation(): string                               // "tw1.<w|b>.<start>.<match id>.<secret>" (secret)
-//!   matchId(): string; start(): string; colour(): string; identity(): string; peerIdentity(): string | undefined
+//!   matchId(): string; start(): string; color(): string; identity(): string; peerIdentity(): string | undefined
 //!   receive(frame: Uint8Array): string                 // JSON events; a refused frame is a "failure" event
 //!   receiveOversize(length: number): string
 //!   nextFrame(): Uint8Array | undefined

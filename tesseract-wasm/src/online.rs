@@ -21,7 +21,7 @@ pub const MAX_INVITATION: usize = 256;
 /// The longest saved state accepted, in hex digits: twice [`tesseract_wire::MAX_STATE`].
 const MAX_STATE_HEX: usize = 2 * tesseract_wire::MAX_STATE;
 
-/// What a game link carries after `#join=`: the match id, the invitation secret, the creator's colour and
+/// What a game link carries after `#join=`: the match id, the invitation secret, the creator's color and
 /// the start, as `tw1.<w|b>.<start>.<match id: 32 hex>.<secret: 64 hex>`.
 #[derive(Clone, Debug)]
 struct Invitation {
@@ -40,7 +40,7 @@ impl Invitation {
             ));
         }
         let fields: Vec<&str> = text.split('.').collect();
-        let [tag, colour, start, id, secret] = fields[..] else {
+        let [tag, color, start, id, secret] = fields[..] else {
             return Err(format!(
                 "not an invitation: {} fields separated by '.', expected 5 (tw1.<w|b>.<start>.<match id>.<secret>)",
                 fields.len()
@@ -49,7 +49,7 @@ impl Invitation {
         if tag != INVITATION_TAG {
             return Err(format!("not an invitation: it starts with {:?}, expected \"tw1\"", shorten(tag)));
         }
-        let creator = colour_of(colour).map_err(|e| format!("the invitation's colour: {e}"))?;
+        let creator = color_of(color).map_err(|e| format!("the invitation's color: {e}"))?;
         let start = canonical_start(start).map_err(|e| format!("the invitation's start: {e}"))?;
         let match_id = id.parse::<MatchId>().map_err(|e| format!("the invitation's match id: {e}"))?;
         let secret = secret.parse::<InvitationSecret>().map_err(|_| {
@@ -69,9 +69,9 @@ impl Invitation {
         )
     }
 
-    fn config(&self, colour: Color) -> Result<MatchConfig, String> {
+    fn config(&self, color: Color) -> Result<MatchConfig, String> {
         let pos = start::by_name(&self.start)?;
-        Ok(MatchConfig::new(self.match_id, colour, pos).invitation(self.secret.clone()))
+        Ok(MatchConfig::new(self.match_id, color, pos).invitation(self.secret.clone()))
     }
 }
 
@@ -98,7 +98,7 @@ fn canonical_start(name: &str) -> Result<String, String> {
 }
 
 /// `w`/`white` or `b`/`black`.
-fn colour_of(text: &str) -> Result<Color, String> {
+fn color_of(text: &str) -> Result<Color, String> {
     text.parse().map_err(|e: tesseract_board::ParseColorError| e.to_string())
 }
 
@@ -144,22 +144,16 @@ fn identity_key(secret_hex: &str) -> Result<IdentityKey, String> {
     IdentityKey::from_bytes(&bytes).map_err(|e| format!("the identity key: {e}"))
 }
 
-fn colour_char(c: Color) -> String {
+fn color_char(c: Color) -> String {
     c.char().to_string()
 }
 
 fn result_json(r: GameResult) -> Value {
-    json!({ "score": r.score(), "winner": r.winner.map(colour_char), "reason": r.reason.name() })
-}
-
-/// The wire crate's name of an error: its variant (`Authentication`, `Desync`, `Sequence`, ...).
-fn error_kind(e: &Error) -> String {
-    let debug = format!("{e:?}");
-    debug.chars().take_while(char::is_ascii_alphanumeric).collect()
+    json!({ "score": r.score(), "winner": r.winner.map(color_char), "reason": r.reason.name() })
 }
 
 fn failure_json(e: &Error) -> Value {
-    json!({ "type": "failure", "kind": error_kind(e), "message": e.to_string(), "fatal": !e.is_local() })
+    json!({ "type": "failure", "kind": e.name(), "message": e.to_string(), "fatal": !e.is_local() })
 }
 
 fn state_error(e: StateError) -> String {
@@ -181,7 +175,7 @@ impl std::fmt::Debug for Online {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Online")
             .field("match_id", &self.invitation.match_id)
-            .field("colour", &self.session.color())
+            .field("color", &self.session.color())
             .field("phase", &self.session.phase())
             .finish_non_exhaustive()
     }
@@ -204,21 +198,21 @@ impl Online {
         Ok(identity_key(secret_hex)?.identity().to_string())
     }
 
-    /// A new match: a fresh match id and invitation secret, this player on `colour` (`w` or `b`) from
+    /// A new match: a fresh match id and invitation secret, this player on `color` (`w` or `b`) from
     /// `start` (`light`, `standard`, `dense`, `classic`, `chess960:N`), with the identity key
     /// `identity_hex`. [`Online::invitation`] is the text to give the other player.
     ///
     /// # Errors
-    /// A bad start, colour or identity key.
-    pub fn create(start: &str, colour: &str, identity_hex: &str) -> Result<Online, String> {
+    /// A bad start, color or identity key.
+    pub fn create(start: &str, color: &str, identity_hex: &str) -> Result<Online, String> {
         let start = canonical_start(start)?;
-        let creator = colour_of(colour)?;
+        let creator = color_of(color)?;
         let key = identity_key(identity_hex)?;
         let invitation = Invitation { match_id: MatchId::random(), creator, start, secret: InvitationSecret::random() };
         Online::begin(invitation, creator, &key)
     }
 
-    /// Joins the match of an invitation (the text after `#join=` in a game link), on the colour the
+    /// Joins the match of an invitation (the text after `#join=` in a game link), on the color the
     /// creator left.
     ///
     /// # Errors
@@ -226,12 +220,12 @@ impl Online {
     pub fn join(invitation: &str, identity_hex: &str) -> Result<Online, String> {
         let invitation = Invitation::parse(invitation)?;
         let key = identity_key(identity_hex)?;
-        let colour = invitation.creator.other();
-        Online::begin(invitation, colour, &key)
+        let color = invitation.creator.other();
+        Online::begin(invitation, color, &key)
     }
 
-    fn begin(invitation: Invitation, colour: Color, key: &IdentityKey) -> Result<Online, String> {
-        let config = invitation.config(colour)?;
+    fn begin(invitation: Invitation, color: Color, key: &IdentityKey) -> Result<Online, String> {
+        let config = invitation.config(color)?;
         let session = Session::new(config, key, EphemeralKey::random()).map_err(|e| e.to_string())?;
         Ok(Online { session, invitation })
     }
@@ -248,9 +242,9 @@ impl Online {
         let bytes = Zeroizing::new(unhex(state_hex, "the saved state", MAX_STATE_HEX)?);
         let creator = invitation.creator;
         let (as_creator, as_joiner) = (invitation.config(creator)?, invitation.config(creator.other())?);
-        // The state holds the colour; the creator's is tried first, the joiner's if the state says so.
+        // The state holds the color; the creator's is tried first, the joiner's if the state says so.
         let session = match Session::resume(as_creator, &key, &bytes) {
-            Err(StateError::Mismatch { what: "colour", .. }) => Session::resume(as_joiner, &key, &bytes),
+            Err(StateError::Mismatch { what: "color", .. }) => Session::resume(as_joiner, &key, &bytes),
             other => other,
         }
         .map_err(state_error)?;
@@ -274,9 +268,9 @@ impl Online {
         self.invitation.start.clone()
     }
 
-    /// This player's colour: `w` or `b`.
-    pub fn colour(&self) -> String {
-        colour_char(self.session.color())
+    /// This player's color: `w` or `b`.
+    pub fn color(&self) -> String {
+        color_char(self.session.color())
     }
 
     /// This player's identity, 32 hex digits.
@@ -291,7 +285,7 @@ impl Online {
 
     /// Takes one frame from the relay; returns a JSON array of events:
     /// `{"type": "peerKeys", "identity"}`, `{"type": "established", "peer", "safety"}`,
-    /// `{"type": "moved", "colour", "text", "ply"}`, `{"type": "drawOffered"}`, `{"type": "drawDeclined"}`,
+    /// `{"type": "moved", "color", "text", "ply"}`, `{"type": "drawOffered"}`, `{"type": "drawDeclined"}`,
     /// `{"type": "gameOver", "score", "winner", "reason"}`, `{"type": "duplicate"}`, or one
     /// `{"type": "failure", "kind", "message", "fatal"}` for a refused frame: `kind` is the wire crate's
     /// error (`Authentication`, `Desync`, `Sequence`, `Malformed`, ...), `message` says what failed, and
@@ -322,7 +316,7 @@ impl Online {
                     }
                     Event::Moved { color, text, .. } => json!({
                         "type": "moved",
-                        "colour": colour_char(color),
+                        "color": color_char(color),
                         "text": text,
                         "ply": self.session.moves().len(),
                     }),
@@ -476,7 +470,7 @@ impl Online {
 
     /// JSON `{"kind", "message"}` of the failure that aborted the match, if one did.
     pub fn failure(&self) -> Option<String> {
-        self.session.failure().map(|e| json!({ "kind": error_kind(e), "message": e.to_string() }).to_string())
+        self.session.failure().map(|e| json!({ "kind": e.name(), "message": e.to_string() }).to_string())
     }
 
     /// The whole session as hex (PROTOCOL.md §11), for [`Online::resume`]. **Secret**: it holds the

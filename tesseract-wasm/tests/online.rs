@@ -15,8 +15,8 @@ fn key() -> String {
 }
 
 /// A new match between two fresh identities: (creator, joiner).
-fn pair(start: &str, colour: &str) -> (Online, Online) {
-    let creator = Online::create(start, colour, &key()).expect("create");
+fn pair(start: &str, color: &str) -> (Online, Online) {
+    let creator = Online::create(start, color, &key()).expect("create");
     let joiner = Online::join(&creator.invitation(), &key()).expect("join");
     (creator, joiner)
 }
@@ -56,14 +56,14 @@ fn moves(side: &Online) -> Vec<String> {
 }
 
 /// White and Black of a pair, whichever created.
-fn by_colour<'a>(a: &'a mut Online, b: &'a mut Online) -> (&'a mut Online, &'a mut Online) {
-    if a.colour() == "w" { (a, b) } else { (b, a) }
+fn by_color<'a>(a: &'a mut Online, b: &'a mut Online) -> (&'a mut Online, &'a mut Online) {
+    if a.color() == "w" { (a, b) } else { (b, a) }
 }
 
 #[test]
 fn a_whole_chess_game_ends_in_fools_mate_on_both_sides() {
     let (mut a, mut b) = pair("classic", "w");
-    assert_eq!((a.colour().as_str(), b.colour().as_str()), ("w", "b"));
+    assert_eq!((a.color().as_str(), b.color().as_str()), ("w", "b"));
     assert_eq!(a.invitation(), b.invitation());
     assert_eq!(a.match_id(), b.match_id());
     assert_eq!(a.phase(), "handshake");
@@ -94,7 +94,7 @@ fn a_whole_chess_game_ends_in_fools_mate_on_both_sides() {
         assert_eq!(moved.len(), 1, "{seen:?}");
         assert_eq!(moved[0]["text"], *text);
         assert_eq!(moved[0]["ply"], i + 1);
-        assert_eq!(moved[0]["colour"], if i % 2 == 0 { "w" } else { "b" });
+        assert_eq!(moved[0]["color"], if i % 2 == 0 { "w" } else { "b" });
     }
     assert_eq!(moves(&a), line);
     assert_eq!(moves(&b), line);
@@ -118,8 +118,8 @@ fn a_4d_game_with_a_declined_draw_then_a_resignation() {
     // The creator takes Black: the joiner is White and moves first.
     let (mut a, mut b) = pair("standard", "b");
     pump(&mut a, &mut b);
-    let (white, black) = by_colour(&mut a, &mut b);
-    assert_eq!(white.colour(), "w");
+    let (white, black) = by_color(&mut a, &mut b);
+    assert_eq!(white.color(), "w");
     // Six plies, each the first legal move of the library's own generator.
     let mut mirror = Chess::start("standard", 1.0).expect("standard");
     for ply in 0..6 {
@@ -244,7 +244,7 @@ fn both_sides_resume_from_saved_state_and_play_on() {
     let link = white.invitation();
     let mut white = Online::resume(&saved_white, &key_b, &link).expect("white resumes");
     let mut black = Online::resume(&saved_black, &key_a, &link).expect("black resumes");
-    assert_eq!((white.colour().as_str(), black.colour().as_str()), ("w", "b"));
+    assert_eq!((white.color().as_str(), black.color().as_str()), ("w", "b"));
     assert_eq!(white.phase(), "playing");
     assert_eq!(moves(&black), ["e2e4", "e7e5"]);
     assert_eq!(moves(&white), ["e2e4"]);
@@ -316,7 +316,7 @@ fn invitations_are_checked_field_by_field() {
         ("tw1.w.standard".to_string(), "fields"),
         (format!("{good}.extra"), "fields"),
         (with(0, "tw2"), "expected \"tw1\""),
-        (with(1, "x"), "colour"),
+        (with(1, "x"), "color"),
         (with(2, "chess960:0518"), "written \"chess960:518\""),
         (with(2, "chess960:960"), "start"),
         (with(2, "Standard"), "start"),
@@ -349,7 +349,7 @@ fn identities_are_64_hex_digits_of_a_valid_key() {
         assert!(Online::identity_of(bad).is_err(), "{bad:.70}");
         assert!(Online::create("classic", "w", bad).is_err(), "{bad:.70}");
     }
-    assert!(Online::create("classic", "green", &k).unwrap_err().contains("colour"));
+    assert!(Online::create("classic", "green", &k).unwrap_err().contains("color"));
     assert!(Online::create("chess", "w", &k).is_err());
     // A start of the board crate on another board (3D): the page plays 8x8 and 5^4 only.
     assert!(Online::create("raumschach", "w", &k).unwrap_err().contains("unknown start"));

@@ -13,7 +13,7 @@ use crate::labels::{self, INFO_FINISHED, INFO_MESSAGE};
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// The public inputs of the transcript hash, ordered by colour (White first).
+/// The public inputs of the transcript hash, ordered by color (White first).
 pub(crate) struct Transcript<'a> {
     pub match_id: &'a [u8; 16],
     pub chess960: bool,
@@ -51,9 +51,9 @@ impl Transcript<'_> {
 /// The four keys of a match (PROTOCOL.md §4.3), wiped on drop.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Keys {
-    /// Finished keys, by colour.
+    /// Finished keys, by color.
     pub finished: [[u8; 32]; 2],
-    /// Message keys, by sending colour.
+    /// Message keys, by sending color.
     pub message: [[u8; 32]; 2],
 }
 

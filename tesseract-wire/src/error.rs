@@ -64,7 +64,7 @@ pub enum Error {
         /// The identity of the key received.
         found: Identity,
     },
-    /// Our own key or frame came back (reflection), or the peer claims our colour.
+    /// Our own key or frame came back (reflection), or the peer claims our color.
     #[error("reflection: {0}")]
     Reflection(&'static str),
     /// A Finished or message tag did not verify.
@@ -144,6 +144,41 @@ impl Error {
             self,
             Error::NotNow(_) | Error::IllegalLocalMove(_) | Error::Config(_) | Error::Closed | Error::Aborted
         )
+    }
+
+    /// The error's kind by name, the variant's (`Authentication`, `Desync`, `Sequence`, …): a stable key
+    /// for programs and logs, where the Display text is for people.
+    ///
+    /// ```
+    /// use tesseract_wire::Error;
+    /// assert_eq!(Error::Authentication("move").name(), "Authentication");
+    /// assert_eq!(Error::Closed.name(), "Closed");
+    /// ```
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Error::Oversize { .. } => "Oversize",
+            Error::Malformed { .. } => "Malformed",
+            Error::FrameLength { .. } => "FrameLength",
+            Error::TextNotAllowed { .. } => "TextNotAllowed",
+            Error::Version { .. } => "Version",
+            Error::WrongMatch => "WrongMatch",
+            Error::BadKey { .. } => "BadKey",
+            Error::IdentityMismatch { .. } => "IdentityMismatch",
+            Error::Reflection { .. } => "Reflection",
+            Error::Authentication { .. } => "Authentication",
+            Error::Unexpected { .. } => "Unexpected",
+            Error::Sequence { .. } => "Sequence",
+            Error::NonCanonical { .. } => "NonCanonical",
+            Error::IllegalMove { .. } => "IllegalMove",
+            Error::Desync { .. } => "Desync",
+            Error::FalseClaim { .. } => "FalseClaim",
+            Error::CounterExhausted => "CounterExhausted",
+            Error::Aborted => "Aborted",
+            Error::Closed => "Closed",
+            Error::NotNow { .. } => "NotNow",
+            Error::IllegalLocalMove { .. } => "IllegalLocalMove",
+            Error::Config { .. } => "Config",
+        }
     }
 
     pub(crate) fn unexpected(kind: Kind, why: &'static str) -> Error {

@@ -30,7 +30,7 @@ pub const TAG_LEN: usize = 32;
 
 /// `TW`, the version and the kind.
 const HEADER_LEN: usize = 4;
-/// Match id, colour and two public keys.
+/// Match id, color and two public keys.
 const KEYS_LEN: usize = 16 + 1 + 2 * PUBLIC_KEY_LEN;
 /// A message body without its text: seq, ply, hash, the text's length byte and the tag.
 const MESSAGE_FIXED_LEN: usize = 4 + 4 + 8 + 1 + TAG_LEN;
@@ -251,8 +251,8 @@ impl fmt::Display for Text {
 pub struct KeysField {
     /// The match id as the sender knows it.
     pub match_id: [u8; 16],
-    /// The sender's colour: 0 White, 1 Black.
-    pub colour: u8,
+    /// The sender's color: 0 White, 1 Black.
+    pub color: u8,
     /// The sender's long-term public key, 65 bytes (checked by the session, not here).
     pub static_key: [u8; PUBLIC_KEY_LEN],
     /// The sender's ephemeral public key, 65 bytes (checked by the session, not here).
@@ -398,7 +398,7 @@ impl Frame {
 
 fn put_keys(out: &mut Vec<u8>, k: &KeysField) {
     out.extend_from_slice(&k.match_id);
-    out.push(k.colour);
+    out.push(k.color);
     out.extend_from_slice(&k.static_key);
     out.extend_from_slice(&k.ephemeral_key);
 }
@@ -429,16 +429,16 @@ impl<'a> Reader<'a> {
 
     fn keys(&mut self) -> Result<KeysField, Error> {
         let match_id = self.take()?;
-        let colour = self.u8()?;
-        if colour > 1 {
-            return Err(Error::Malformed("colour byte not 0 or 1"));
+        let color = self.u8()?;
+        if color > 1 {
+            return Err(Error::Malformed("color byte not 0 or 1"));
         }
-        Ok(KeysField { match_id, colour, static_key: self.take()?, ephemeral_key: self.take()? })
+        Ok(KeysField { match_id, color, static_key: self.take()?, ephemeral_key: self.take()? })
     }
 }
 
 /// Everything a message's tag covers (PROTOCOL.md §6). The receiver fills it from its *own* expected state
-/// (its match id, the peer's pinned identity and colour, its expected sequence number and ply, the
+/// (its match id, the peer's pinned identity and color, its expected sequence number and ply, the
 /// previous tag it holds), taking from the frame only the kind, the claimed hash and the text, so a header
 /// field changed in transit or copied from another context fails the MAC.
 ///
@@ -449,7 +449,7 @@ impl<'a> Reader<'a> {
 /// ```
 /// use tesseract_wire::{Kind, MacInput, Text};
 /// let input = MacInput {
-///     version: 1, kind: Kind::Move, match_id: [1; 16], sender: [2; 16], colour: 0,
+///     version: 1, kind: Kind::Move, match_id: [1; 16], sender: [2; 16], color: 0,
 ///     seq: 0, ply: 0, hash: 42, text: Text::new("22132313")?, prev: [3; 32],
 /// };
 /// let bytes = input.encode();
@@ -467,8 +467,8 @@ pub struct MacInput {
     pub match_id: [u8; 16],
     /// The sender's 128-bit identity.
     pub sender: [u8; 16],
-    /// The sender's colour: 0 White, 1 Black.
-    pub colour: u8,
+    /// The sender's color: 0 White, 1 Black.
+    pub color: u8,
     /// The message's sequence number in the match.
     pub seq: u32,
     /// The ply at which it is sent.
@@ -494,7 +494,7 @@ impl MacInput {
         out.push(self.kind.as_byte());
         out.extend_from_slice(&self.match_id);
         out.extend_from_slice(&self.sender);
-        out.push(self.colour);
+        out.push(self.color);
         out.extend_from_slice(&self.seq.to_be_bytes());
         out.extend_from_slice(&self.ply.to_be_bytes());
         out.extend_from_slice(&self.hash.to_be_bytes());
@@ -515,24 +515,13 @@ impl MacInput {
         let kind = Kind::from_byte(r.u8().ok()?)?;
         let match_id = r.take().ok()?;
         let sender = r.take().ok()?;
-        let colour = r.u8().ok()?;
+        let color = r.u8().ok()?;
         let seq = u32::from_be_bytes(r.take().ok()?);
         let ply = u32::from_be_bytes(r.take().ok()?);
         let hash = u64::from_be_bytes(r.take().ok()?);
         let len = r.u8().ok()? as usize;
         let text = Text::from_bytes(r.slice(len).ok()?).ok()?;
         let prev = r.take().ok()?;
-        (r.at == bytes.len()).then_some(MacInput {
-            version,
-            kind,
-            match_id,
-            sender,
-            colour,
-            seq,
-            ply,
-            hash,
-            text,
-            prev,
-        })
+        (r.at == bytes.len()).then_some(MacInput { version, kind, match_id, sender, color, seq, ply, hash, text, prev })
     }
 }

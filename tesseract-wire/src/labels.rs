@@ -13,7 +13,7 @@ pub(crate) const FINISHED: &[u8] = b"tesseract-wire/1 finished";
 /// The input of a message tag (§5.2).
 pub(crate) const MESSAGE: &[u8] = b"tesseract-wire/1 message";
 
-/// The HKDF-Expand `info` of the Finished keys, by colour (White, Black) (§4.3).
+/// The HKDF-Expand `info` of the Finished keys, by color (White, Black) (§4.3).
 pub(crate) const INFO_FINISHED: [&[u8]; 2] = [b"tesseract-wire/1 finished white", b"tesseract-wire/1 finished black"];
-/// The HKDF-Expand `info` of the message keys, by sending colour (White, Black) (§4.3).
+/// The HKDF-Expand `info` of the message keys, by sending color (White, Black) (§4.3).
 pub(crate) const INFO_MESSAGE: [&[u8]; 2] = [b"tesseract-wire/1 white to black", b"tesseract-wire/1 black to white"];

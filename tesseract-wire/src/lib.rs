@@ -76,7 +76,7 @@
 //!   the handshake mixes static and ephemeral Diffie-Hellman (`ee`, `es`, `se`, Noise-KK-shaped) so only
 //!   the holders of the pinned keys (and, if used, of the invitation secret) derive the session keys.
 //! - **The transcript is the salt.** HKDF-SHA256 is salted with the hash of everything public (version,
-//!   match id, start position, both identities, all four public keys, ordered by colour): a relay that
+//!   match id, start position, both identities, all four public keys, ordered by color): a relay that
 //!   changes any of it yields other keys and the Finished tags fail.
 //! - **A strict ping-pong.** Handshake and game alternate (the side that does not move first opens), so
 //!   at most one frame is unacknowledged in each direction and retransmitting the last frame after a
@@ -84,7 +84,7 @@
 //!   Resign and abort may cross a message in flight; the receiver checks them against the state before its
 //!   own last message.
 //! - **Chained tags over the receiver's own state.** Each message's full 32-byte HMAC-SHA256 covers a
-//!   label, the version, the kind, the match id, the sender's identity and colour, the sequence number,
+//!   label, the version, the kind, the match id, the sender's identity and color, the sequence number,
 //!   the ply, the sender's position hash, the text and the previous tag. The receiver fills all of it from
 //!   its own records but the kind, text and claimed hash, and verifies with `Mac::verify_slice`.
 //! - **The board has the last word.** An authentic move is still checked by the legal generator

@@ -188,7 +188,7 @@ fn damaged_cut_or_foreign_states_are_refused() {
         format!("the session state is for another match id: the state has {ID}, this side {}", "44".repeat(16))
     );
     let err = resume(config(Color::Black, &chess), &me(Color::Black), &saved);
-    assert!(matches!(err, StateError::Mismatch { what: "colour", .. }), "{err}");
+    assert!(matches!(err, StateError::Mismatch { what: "color", .. }), "{err}");
     let err = resume(white(), &key(5), &saved);
     assert!(matches!(err, StateError::Mismatch { what: "player (key)", .. }), "{err}");
     let err = resume(config(Color::White, &start::chess960(100).unwrap()), &me(Color::White), &saved);

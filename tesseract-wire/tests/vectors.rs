@@ -140,10 +140,10 @@ fn spec_hash(pos: &Position) -> u64 {
         Role::YPawn => 7,
         Role::WPawn => 8,
     };
-    let colour = |c: Color| if c == Color::White { 0 } else { 1 };
+    let color = |c: Color| if c == Color::White { 0 } else { 1 };
     let mut h = 0;
     for (cell, piece) in pos.pieces() {
-        h ^= keys[(colour(piece.color) * 9 + role(piece.role)) * cells + cell.index()];
+        h ^= keys[(color(piece.color) * 9 + role(piece.role)) * cells + cell.index()];
     }
     let side = 2 * 9 * cells;
     if pos.turn() == Color::Black {

@@ -59,9 +59,9 @@ export class GridView {
     this.#labels(state);
 
     // Highlights under the pieces.
-    const fillCell = (cell, colour) => {
+    const fillCell = (cell, color) => {
       const [x, y, s] = L.rect(cellCoords(cell));
-      ctx.fillStyle = colour;
+      ctx.fillStyle = color;
       ctx.fillRect(x, y, s, s);
     };
     if (state.last) {

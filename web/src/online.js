@@ -297,7 +297,7 @@ export class OnlinePanel {
     }
     let session;
     try {
-      session = this.host.api.Online.create(this.startName(), $('online-colour').value, this.identityKey);
+      session = this.host.api.Online.create(this.startName(), $('online-color').value, this.identityKey);
     } catch (err) {
       this.alert = `Cannot create the match: ${err.message}`;
       this.render();
@@ -661,7 +661,7 @@ export class OnlinePanel {
   /** The status line of the page while a match is on. */
   status() {
     const s = this.session;
-    const me = s.colour();
+    const me = s.color();
     const result = s.result();
     if (result) {
       const r = JSON.parse(result);
@@ -693,7 +693,7 @@ export class OnlinePanel {
     const safety = s.safetyNumber();
     $('online-safety').textContent = safety ? safety.match(/.{4}/g).join(' ') : 'not yet: the handshake is not done';
     $('online-safety').classList.toggle('pending', !safety);
-    $('online-you').textContent = `You play ${side(s.colour())}: ${describe(s.start())}`;
+    $('online-you').textContent = `You play ${side(s.color())}: ${describe(s.start())}`;
     $('online-status').textContent = this.status();
     const action = s.action();
     $('online-draw').disabled = action !== 'move';
@@ -712,7 +712,7 @@ export class OnlinePanel {
       active: s !== null,
       phase: s?.phase() ?? null,
       action: s?.action() ?? null,
-      colour: s?.colour() ?? null,
+      color: s?.color() ?? null,
       safety: s?.safetyNumber() ?? null,
       shownSafety: $('online-safety').textContent,
       moves: s ? JSON.parse(s.moves()) : [],

@@ -156,10 +156,10 @@ async function openPage(page, url) {
 }
 
 /** Page A creates a match at `origin` (optionally through another relay); returns the invitation link. */
-async function create(page, origin, { start = 'classic', colour = 'w', number, relay } = {}) {
+async function create(page, origin, { start = 'classic', color = 'w', number, relay } = {}) {
   await openPage(page, origin);
   if (relay) await page.fill('#relay-url', relay);
-  await page.selectOption('#online-colour', colour);
+  await page.selectOption('#online-color', color);
   await page.selectOption('#online-start', start);
   if (number !== undefined) await page.fill('#online-number', String(number));
   await page.click('#online-create');
@@ -181,7 +181,7 @@ async function established(a, b) {
   assert.equal(sa.safety, sb.safety, 'both pages show the same safety number');
   assert.equal(sa.shownSafety.replaceAll(' ', ''), sa.safety);
   assert.equal(sb.shownSafety.replaceAll(' ', ''), sb.safety);
-  assert.notEqual(sa.colour, sb.colour);
+  assert.notEqual(sa.color, sb.color);
   return sa.safety;
 }
 
@@ -248,8 +248,8 @@ function firstMoves(start, n, line = []) {
   return out;
 }
 
-function pagesByColour(a, b, sa) {
-  return sa.colour === 'w' ? [a, b] : [b, a];
+function pagesByColor(a, b, sa) {
+  return sa.color === 'w' ? [a, b] : [b, a];
 }
 
 const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
@@ -257,13 +257,13 @@ const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
 test("two pages play fool's mate through the relay, to the end on both", async () => {
   const relay = await startRelay();
   const [a, b] = await twoPages();
-  const link = await create(a, relay.origin, { start: 'classic', colour: 'w' });
+  const link = await create(a, relay.origin, { start: 'classic', color: 'w' });
   assert.ok(link.startsWith(`${relay.origin}/#join=`), link);
   assert.match((await online(a)).status, /Waiting for your opponent to open the link/);
   await screenshot(a, 'online-invite.png');
   await openPage(b, link);
   await established(a, b);
-  assert.equal((await online(b)).colour, 'b');
+  assert.equal((await online(b)).color, 'b');
   assert.equal((await online(a)).relay, `ws://${new URL(relay.origin).host}`, 'the page’s own origin by default');
   await playLine(a, b, 'classic', FOOLS_MATE);
   // Black mates: 0-1 by checkmate on both pages, each told whether it won.
@@ -284,10 +284,10 @@ test('a 4D game: several moves, a draw offered and declined, then a resignation'
   const relay = await startRelay();
   const [a, b] = await twoPages();
   // The creator takes Black, so the joiner (White) moves first and Black's page opens the handshake.
-  const link = await create(a, relay.origin, { start: 'standard', colour: 'b' });
+  const link = await create(a, relay.origin, { start: 'standard', color: 'b' });
   await openPage(b, link);
   await established(a, b);
-  const [white, black] = pagesByColour(a, b, await online(a));
+  const [white, black] = pagesByColor(a, b, await online(a));
   assert.equal(white, b);
   const moves = firstMoves('standard', 6);
   const line = await playLine(white, black, 'standard', moves);
@@ -316,7 +316,7 @@ test('a 4D game: several moves, a draw offered and declined, then a resignation'
 test('two relay processes sharing Redis: A on one, B on the other, a draw agreed', async () => {
   const [r1, r2] = [await startRelay({ redis: true }), await startRelay({ redis: true })];
   const [a, b] = await twoPages();
-  const link = await create(a, r1.origin, { start: 'chess960', number: 0, colour: 'w' });
+  const link = await create(a, r1.origin, { start: 'chess960', number: 0, color: 'w' });
   // B opens the same invitation on the other relay's origin (as behind a load balancer).
   const there = `${r2.origin}/${new URL(link).hash}`;
   await openPage(b, there);
@@ -340,7 +340,7 @@ test('two relay processes sharing Redis: A on one, B on the other, a draw agreed
 test('a threefold repetition claimed with the button', async () => {
   const relay = await startRelay();
   const [a, b] = await twoPages();
-  await openPage(b, await create(a, relay.origin, { start: 'classic', colour: 'w' }));
+  await openPage(b, await create(a, relay.origin, { start: 'classic', color: 'w' }));
   await established(a, b);
   // The start position again after plies 4 and 8: its third time, White to move (FIDE 9.2).
   const dance = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
@@ -386,7 +386,7 @@ test('the relay killed and started again on its port mid-game: both pages reconn
 test('a page reloaded mid-game resumes the match from its saved state', async () => {
   const relay = await startRelay();
   const [a, b] = await twoPages();
-  await openPage(b, await create(a, relay.origin, { start: 'light', colour: 'w' }));
+  await openPage(b, await create(a, relay.origin, { start: 'light', color: 'w' }));
   const safety = await established(a, b);
   let line = await playLine(a, b, 'light', firstMoves('light', 3));
   // Black's page reloads (its move to make): the same link, its stored state.
@@ -401,7 +401,7 @@ test('a page reloaded mid-game resumes the match from its saved state', async ()
   await a.reload();
   await a.waitForFunction(() => window.__tesseract?.online()?.active, null, { timeout: 30_000 });
   s = await online(a);
-  assert.equal(s.colour, 'w');
+  assert.equal(s.color, 'w');
   assert.deepEqual(s.moves, line);
   line = await playLine(a, b, 'light', firstMoves('light', 2, line), line);
   await a.click('#online-resign');
@@ -414,7 +414,7 @@ test('a page reloaded mid-game resumes the match from its saved state', async ()
 test('the link opened in a second tab of the same browser: that tab stays out, and the match goes on', async () => {
   const relay = await startRelay();
   const [a, b] = await twoPages();
-  const link = await create(a, relay.origin, { start: 'light', colour: 'w' });
+  const link = await create(a, relay.origin, { start: 'light', color: 'w' });
   await openPage(b, link);
   await established(a, b);
   let line = await playLine(a, b, 'light', firstMoves('light', 2));
@@ -439,7 +439,7 @@ test('a relay that flips a byte of a move frame: the page shows the failure and 
   const relay = await startRelay(); // serves the page
   const tamper = await startTamperRelay();
   const [a, b] = await twoPages();
-  const link = await create(a, relay.origin, { start: 'classic', colour: 'w', relay: tamper.url });
+  const link = await create(a, relay.origin, { start: 'classic', color: 'w', relay: tamper.url });
   assert.equal(new URL(link).hash.includes('relay='), true, 'a relay other than the default travels in the link');
   await openPage(b, link);
   assert.equal((await online(b)).relay, tamper.url);
@@ -471,7 +471,7 @@ test('a relay that flips a byte of a move frame: the page shows the failure and 
 test('a damaged saved state is refused on reload, and the opponent’s match goes on', async () => {
   const relay = await startRelay();
   const [a, b] = await twoPages();
-  await openPage(b, await create(a, relay.origin, { start: 'classic', colour: 'w' }));
+  await openPage(b, await create(a, relay.origin, { start: 'classic', color: 'w' }));
   await established(a, b);
   const { matchId } = await online(b);
   // One hex digit of the stored state changed (as a disk error or another script might).

@@ -56,7 +56,7 @@ class Move:
 
 @final
 class Piece:
-    """A piece: its colour and kind."""
+    """A piece: its color and kind."""
 
     @property
     def color(self) -> bool:

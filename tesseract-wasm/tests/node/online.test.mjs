@@ -88,7 +88,7 @@ test("save and resume across a reload", () => {
   assert.match(saved, /^[0-9a-f]+$/);
   b.free(); // the page is closed before the frame went out
   const again = Online.resume(saved, kb, a.invitation());
-  assert.equal(again.colour(), "w");
+  assert.equal(again.color(), "w");
   pump(again, a);
   assert.deepEqual(JSON.parse(a.moves()), ["22132313"]);
   assert.throws(() => Online.resume(saved, ka, a.invitation()), /another player/);

@@ -96,7 +96,7 @@ fn seal(s: &Session, kind: Kind, text: &str, seq: u32, ply: u32, hash: u64, prev
         kind,
         match_id: *s.match_id.as_bytes(),
         sender: *s.identity().as_bytes(),
-        colour: s.color.index() as u8,
+        color: s.color.index() as u8,
         seq,
         ply,
         hash,
@@ -244,7 +244,7 @@ fn attack_03_truncated_tag_or_frame() {
         kind: m.kind,
         match_id: *MATCH.as_bytes(),
         sender: *alice().identity().as_bytes(),
-        colour: 0,
+        color: 0,
         seq: 0,
         ply: 0,
         hash: m.hash,
@@ -399,11 +399,11 @@ fn attack_08_reflection_of_own_frame() {
     let reply = drain(&mut w).remove(0);
     assert!(matches!(w.receive(&reply), Err(Error::Unexpected { .. })));
     assert_aborted(&w);
-    // A Hello whose colour was rewritten to the receiver's own colour.
+    // A Hello whose color was rewritten to the receiver's own color.
     let (mut w, mut b) = pair(start::chess());
     let hello = drain(&mut b).remove(0);
-    let recoloured = with_keys(&hello, |k| k.colour = 0);
-    assert_eq!(w.receive(&recoloured).unwrap_err(), Error::Reflection("the frame claims our own colour"));
+    let recolored = with_keys(&hello, |k| k.color = 0);
+    assert_eq!(w.receive(&recolored).unwrap_err(), Error::Reflection("the frame claims our own color"));
     // A Hello carrying the receiver's own keys.
     let (mut w, mut b) = pair(start::chess());
     let hello = drain(&mut b).remove(0);
@@ -460,7 +460,7 @@ fn attack_10_version_downgrade() {
         kind: m.kind,
         match_id: *MATCH.as_bytes(),
         sender: *w.identity().as_bytes(),
-        colour: 0,
+        color: 0,
         seq: 0,
         ply: 0,
         hash: m.hash,
@@ -507,12 +507,12 @@ fn attack_11_identity_misbinding() {
         w.receive(&Frame::Finished { tag: Tag::from_bytes(fake) }.encode()).unwrap_err(),
         Error::Authentication("finished")
     );
-    // Swapped roles: both believe they are White; the transcript orders keys by colour, so nothing
+    // Swapped roles: both believe they are White; the transcript orders keys by color, so nothing
     // completes (a responder never answers a responder).
     let mut w1 = session(&alice(), bob().identity(), Color::White, start::chess(), MATCH, 22);
     let mut w2 = session(&bob(), alice().identity(), Color::White, start::chess(), MATCH, 23);
     assert!(w1.poll_transmit().is_none() && w2.poll_transmit().is_none());
-    // Both believe they are Black: each Hello claims Black, the colour of its receiver.
+    // Both believe they are Black: each Hello claims Black, the color of its receiver.
     let mut b1 = session(&alice(), bob().identity(), Color::Black, start::chess(), MATCH, 24);
     let mut b2 = session(&bob(), alice().identity(), Color::Black, start::chess(), MATCH, 25);
     let h2 = drain(&mut b2).remove(0);
@@ -840,12 +840,12 @@ fn mac_input() -> impl Strategy<Value = MacInput> {
         .prop_map(|v| Text::new(std::str::from_utf8(&v).unwrap()).unwrap());
     // Small alphabets so that near-collisions (same fields but one) are frequent.
     (any::<u8>(), kind, any::<[u8; 16]>(), 0u8..2, 0u32..3, 0u32..3, 0u64..3, text, any::<[u8; 32]>()).prop_map(
-        |(version, kind, match_id, colour, seq, ply, hash, text, prev)| MacInput {
+        |(version, kind, match_id, color, seq, ply, hash, text, prev)| MacInput {
             version: version % 2,
             kind,
             match_id: [match_id[0] % 2; 16],
-            sender: [colour; 16],
-            colour,
+            sender: [color; 16],
+            color,
             seq,
             ply,
             hash,

@@ -9,8 +9,8 @@ use crate::Error;
 use crate::crypto;
 use crate::frame::{Frame, Kind, MacInput, MessageFrame, TAG_LEN, Tag, Text, VERSION};
 
-/// The colour's byte on the wire: 0 White, 1 Black.
-pub(super) fn colour_byte(c: Color) -> u8 {
+/// The color's byte on the wire: 0 White, 1 Black.
+pub(super) fn color_byte(c: Color) -> u8 {
     match c {
         Color::White => 0,
         Color::Black => 1,
@@ -59,7 +59,7 @@ impl Session {
             kind,
             match_id: *self.match_id.as_bytes(),
             sender: *self.handshake.me.identity().as_bytes(),
-            colour: colour_byte(self.color),
+            color: color_byte(self.color),
             seq: self.chain.seq,
             ply: self.game.ply,
             hash,

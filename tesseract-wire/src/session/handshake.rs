@@ -9,7 +9,7 @@ use crate::crypto::{self, Keys, Transcript};
 use crate::frame::{Frame, KeysField, Kind, Tag};
 use crate::keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, PublicKey};
 
-use super::chain::colour_byte;
+use super::chain::color_byte;
 
 /// The handshake's state: what the keys are derived from, and the keys.
 pub(super) struct Handshake {
@@ -51,7 +51,7 @@ impl Session {
     pub(super) fn keys_field(&self) -> KeysField {
         KeysField {
             match_id: *self.match_id.as_bytes(),
-            colour: colour_byte(self.color),
+            color: color_byte(self.color),
             static_key: *self.handshake.me.public_key().as_bytes(),
             ephemeral_key: *self.handshake.ephemeral_public.as_bytes(),
         }
@@ -108,14 +108,14 @@ impl Session {
         Ok(events)
     }
 
-    /// Checks the keys of a Hello or Reply: our match, the peer's colour, strict public keys that are not
+    /// Checks the keys of a Hello or Reply: our match, the peer's color, strict public keys that are not
     /// ours, and the pinned identity.
     fn check_keys(&self, k: &KeysField) -> Result<Peer, Error> {
         if k.match_id != *self.match_id.as_bytes() {
             return Err(Error::WrongMatch);
         }
-        if k.colour != colour_byte(self.color.other()) {
-            return Err(Error::Reflection("the frame claims our own colour"));
+        if k.color != color_byte(self.color.other()) {
+            return Err(Error::Reflection("the frame claims our own color"));
         }
         let static_key =
             PublicKey::from_sec1(&k.static_key).map_err(|source| Error::BadKey { which: "static", source })?;

@@ -9,7 +9,7 @@
 
 use tesseract_board::Move;
 
-use super::chain::{ChainState, colour_byte};
+use super::chain::{ChainState, color_byte};
 use super::game::check_move_text;
 use super::{EndReason, Event, GameResult, Session, Stage};
 use crate::Error;
@@ -54,7 +54,7 @@ impl Session {
     /// Step 1: finds the chain state the message's tag must have been made in — the current one, or, for a
     /// resign or abort that crossed our last message, the one before it; the header's sequence number and
     /// ply only select — and verifies the tag, in constant time, over the MAC input built from our own
-    /// records (version, match id, the peer's identity and colour, that chain state) and the frame's kind,
+    /// records (version, match id, the peer's identity and color, that chain state) and the frame's kind,
     /// position hash and text. Then checks that the chain can take one more message.
     ///
     /// # Errors
@@ -82,7 +82,7 @@ impl Session {
             kind: m.kind,
             match_id: *self.match_id.as_bytes(),
             sender: *peer_id.as_bytes(),
-            colour: colour_byte(peer),
+            color: color_byte(peer),
             seq: chain.seq,
             ply: chain.ply,
             hash: m.hash,

@@ -1,6 +1,6 @@
 //! [`Session`]: one player's side of one match, a sans-IO state machine (bytes in; bytes and events out).
 //!
-//! The session is in four named parts, each with its own file, besides the match id, the colour, the
+//! The session is in four named parts, each with its own file, besides the match id, the color, the
 //! stage and the failure that it keeps itself:
 //!
 //! - [`handshake`]: the keys (ours, the peer's, the ephemeral ones), the transcript hash, the derived
@@ -51,7 +51,7 @@ pub enum EndReason {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// A dead position by material (kings alone; on 8×8 also FIDE's K+minor v K and same-coloured
+    /// A dead position by material (kings alone; on 8×8 also FIDE's K+minor v K and same-colored
     /// bishops).
     DeadDraw,
     /// The position occurred for the fifth time: drawn without a claim.
@@ -247,7 +247,7 @@ pub enum Event {
 pub struct MatchConfig {
     /// The match id both players know.
     pub match_id: MatchId,
-    /// The local player's colour.
+    /// The local player's color.
     pub color: Color,
     /// The start position both players agreed on (bound into the transcript).
     pub start: Position,
@@ -305,7 +305,7 @@ enum Stage {
 pub struct Session {
     /// The match id both players know.
     match_id: MatchId,
-    /// The local player's colour.
+    /// The local player's color.
     color: Color,
     /// Where the session stands.
     stage: Stage,
@@ -400,7 +400,7 @@ impl Session {
         Ok(s)
     }
 
-    /// The local player's colour.
+    /// The local player's color.
     pub fn color(&self) -> Color {
         self.color
     }

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use tesseract_board::{CastlingMode, Color};
 use zeroize::Zeroizing;
 
-use super::chain::{Chain, ChainState, colour_byte};
+use super::chain::{Chain, ChainState, color_byte};
 use super::game::{Game, check_move_text};
 use super::handshake::{Handshake, Peer};
 use super::transport::Transport;
@@ -46,7 +46,7 @@ pub enum StateError {
     /// Bytes that are not a whole, consistent state: damaged, cut, or not a state at all.
     #[error("not a valid session state: {0}")]
     Malformed(&'static str),
-    /// A valid state of another match, colour, start, player, peer or invitation than the one given.
+    /// A valid state of another match, color, start, player, peer or invitation than the one given.
     #[error("the session state is for another {what}: the state has {state}, this side {ours}")]
     Mismatch {
         /// Which setting differs.
@@ -58,7 +58,7 @@ pub enum StateError {
     },
 }
 
-fn colour_name(c: Color) -> &'static str {
+fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
         Color::Black => "black",
@@ -110,8 +110,8 @@ fn reason_of(b: u8) -> Option<EndReason> {
     })
 }
 
-fn opt_colour_byte(c: Option<Color>) -> u8 {
-    c.map_or(0, |c| colour_byte(c) + 1)
+fn opt_color_byte(c: Option<Color>) -> u8 {
+    c.map_or(0, |c| color_byte(c) + 1)
 }
 
 struct Writer(Zeroizing<Vec<u8>>);
@@ -179,14 +179,14 @@ impl<'a> Reader<'a> {
     fn opt<const N: usize>(&mut self) -> Result<Option<[u8; N]>, StateError> {
         Ok(if self.flag()? { Some(self.take()?) } else { None })
     }
-    fn colour(&mut self) -> Result<Color, StateError> {
+    fn color(&mut self) -> Result<Color, StateError> {
         match self.u8()? {
             0 => Ok(Color::White),
             1 => Ok(Color::Black),
-            _ => Err(bad("a colour byte that is neither 0 nor 1")),
+            _ => Err(bad("a color byte that is neither 0 nor 1")),
         }
     }
-    fn opt_colour(&mut self) -> Result<Option<Color>, StateError> {
+    fn opt_color(&mut self) -> Result<Option<Color>, StateError> {
         match self.u8()? {
             0 => Ok(None),
             1 => Ok(Some(Color::White)),
@@ -244,7 +244,7 @@ impl Session {
         w.u8(STATE_FORMAT);
         w.u8(VERSION);
         w.put(self.match_id.as_bytes());
-        w.u8(colour_byte(self.color));
+        w.u8(color_byte(self.color));
         w.put(self.handshake.me.identity().as_bytes());
         w.put(&(self.handshake.start_fen.len() as u16).to_be_bytes());
         w.put(self.handshake.start_fen.as_bytes());
@@ -253,7 +253,7 @@ impl Session {
         w.opt(self.handshake.invitation.as_ref().map(|s| &s.as_bytes()[..]));
         w.u8(stage_byte(self.stage));
         if let Stage::Closed(r) = self.stage {
-            w.u8(opt_colour_byte(r.winner));
+            w.u8(opt_color_byte(r.winner));
             w.u8(reason_byte(r.reason));
         }
         let eph = self.handshake.ephemeral.as_ref().map(EphemeralKey::to_bytes);
@@ -269,7 +269,7 @@ impl Session {
         }
         w.put(&self.chain.seq.to_be_bytes());
         w.put(&self.chain.prev);
-        w.u8(colour_byte(self.chain.sender));
+        w.u8(color_byte(self.chain.sender));
         w.flag(self.chain.snapshot.is_some());
         if let Some(s) = self.chain.snapshot {
             w.put(&s.seq.to_be_bytes());
@@ -277,8 +277,8 @@ impl Session {
             w.put(&s.hash.to_be_bytes());
             w.put(&s.prev);
         }
-        w.u8(opt_colour_byte(self.game.offer));
-        w.u8(opt_colour_byte(self.game.offer_blocked));
+        w.u8(opt_color_byte(self.game.offer));
+        w.u8(opt_color_byte(self.game.offer_blocked));
         w.put(&(self.game.moves.len() as u32).to_be_bytes());
         for m in &self.game.moves {
             // Move texts are at most MAX_TEXT bytes.
@@ -306,7 +306,7 @@ impl Session {
     /// # Errors
     /// [`StateError::Oversize`], [`StateError::Format`], [`StateError::Malformed`] for bytes that are not a
     /// whole, consistent state (the checksum, every field, and every move replayed on the board are
-    /// checked), and [`StateError::Mismatch`] for a state of another match id, colour, start position,
+    /// checked), and [`StateError::Mismatch`] for a state of another match id, color, start position,
     /// player (key), pinned peer or invitation secret than `config` and `identity`. Nothing is resumed.
     pub fn resume(config: MatchConfig, identity: &IdentityKey, bytes: &[u8]) -> Result<Session, StateError> {
         if bytes.len() > MAX_STATE {
@@ -331,9 +331,9 @@ impl Session {
         if match_id != *config.match_id.as_bytes() {
             return Err(mismatch("match id", hex(&match_id), config.match_id.to_string()));
         }
-        let color = r.colour()?;
+        let color = r.color()?;
         if color != config.color {
-            return Err(mismatch("colour", colour_name(color).into(), colour_name(config.color).into()));
+            return Err(mismatch("color", color_name(color).into(), color_name(config.color).into()));
         }
         let me = Identity::from_bytes(r.take()?);
         if me != identity.identity() {
@@ -374,7 +374,7 @@ impl Session {
             2 => Stage::AwaitFinished,
             3 => Stage::Playing,
             4 => {
-                let winner = r.opt_colour()?;
+                let winner = r.opt_color()?;
                 let reason = reason_of(r.u8()?).ok_or(bad("an unknown end reason"))?;
                 Stage::Closed(GameResult { winner, reason })
             }
@@ -413,14 +413,14 @@ impl Session {
         };
         let seq = r.u32()?;
         let prev = r.take::<TAG_LEN>()?;
-        let sender = r.colour()?;
+        let sender = r.color()?;
         let snapshot = if r.flag()? {
             Some(ChainState { seq: r.u32()?, ply: r.u32()?, hash: u64::from_be_bytes(r.take()?), prev: r.take()? })
         } else {
             None
         };
-        let offer = r.opt_colour()?;
-        let offer_blocked = r.opt_colour()?;
+        let offer = r.opt_color()?;
+        let offer_blocked = r.opt_color()?;
         let count = r.u32()?;
         let mut game = Game::new(config.start.clone());
         for _ in 0..count {

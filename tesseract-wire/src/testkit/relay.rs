@@ -88,6 +88,19 @@ pub enum Fault {
     Injected,
 }
 
+impl Fault {
+    /// The fault's kind by name: `dropped`, `duplicated`, `reordered`, `corrupted` or `injected`.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Fault::Dropped => "dropped",
+            Fault::Duplicated => "duplicated",
+            Fault::Reordered => "reordered",
+            Fault::Corrupted(_) => "corrupted",
+            Fault::Injected => "injected",
+        }
+    }
+}
+
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
