@@ -108,7 +108,7 @@ impl Spec {
                 Some(p) => Err(format!("{text}: the random player takes no options ({p})")),
             };
         }
-        let tier: Tier = head.parse()?;
+        let tier: Tier = head.parse().map_err(|e: tesseract::search::ParseTierError| e.to_string())?;
         // Matches measure strength, not speed: the wall-clock guard is off.
         let mut limits = tier.budget();
         let mut options = tier.options(0);
@@ -173,7 +173,7 @@ fn opening(args: &Args, pair: usize) -> Result<(Position, Vec<tesseract::board::
     let pos = if name == "chess960" {
         start::chess960(rng.next_u32() % 960).map_err(|e| e.to_string())?
     } else {
-        start::by_name(name)?
+        start::by_name(name).map_err(|e| e.to_string())?
     };
     // Random plies, avoiding lines that end the game.
     'retry: for _ in 0..100 {

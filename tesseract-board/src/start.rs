@@ -44,14 +44,31 @@ impl Army {
     }
 }
 
+/// A text that names no army.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown army {0:?}: expected light, standard or dense")]
+pub struct ParseArmyError(pub String);
+
 impl std::str::FromStr for Army {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Army, String> {
-        Army::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| format!("unknown army {s:?}: expected light, standard or dense"))
+    type Err = ParseArmyError;
+    fn from_str(s: &str) -> Result<Army, ParseArmyError> {
+        Army::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| ParseArmyError(s.chars().take(40).collect()))
     }
+}
+
+/// Why [`by_name`] names no start position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartNameError {
+    /// Not one of the names.
+    #[error("unknown start {0:?}: expected light, standard, dense, raumschach, classic or chess960:N")]
+    Unknown(String),
+    /// `chess960:` followed by something that is not a number.
+    #[error("chess960:{0}: {0:?} is not a number 0..959")]
+    NotANumber(String),
+    /// A Chess960 number out of range.
+    #[error(transparent)]
+    Chess960(#[from] Chess960Error),
 }
 
 /// White's majors on the plate y = 1, w = 1: rows z = 1, 2, 3; x = 1..5 left to right (RULES.md §3).
@@ -322,8 +339,8 @@ pub fn chess960(number: u32) -> Result<Position, Chess960Error> {
 /// `raumschach` (3D, [`raumschach`]), `classic` or `chess960:N` (N in 0..=959).
 ///
 /// # Errors
-/// A message saying what is wrong with the name.
-pub fn by_name(name: &str) -> Result<Position, String> {
+/// [`StartNameError`] saying what is wrong with the name.
+pub fn by_name(name: &str) -> Result<Position, StartNameError> {
     if let Ok(army) = name.parse::<Army>() {
         return Ok(tesseract(army));
     }
@@ -334,8 +351,8 @@ pub fn by_name(name: &str) -> Result<Position, String> {
         return Ok(raumschach());
     }
     if let Some(n) = name.strip_prefix("chess960:") {
-        let number: u32 = n.parse().map_err(|_| format!("chess960:{n}: {n:?} is not a number 0..959"))?;
-        return chess960(number).map_err(|e| e.to_string());
+        let number: u32 = n.parse().map_err(|_| StartNameError::NotANumber(n.chars().take(40).collect()))?;
+        return Ok(chess960(number)?);
     }
-    Err(format!("unknown start {name:?}: expected light, standard, dense, raumschach, classic or chess960:N"))
+    Err(StartNameError::Unknown(name.chars().take(40).collect()))
 }

@@ -193,7 +193,7 @@ impl Board {
     #[staticmethod]
     #[pyo3(signature = (army="standard"))]
     fn tesseract(army: &str) -> PyResult<Board> {
-        let army = army.parse::<start::Army>().map_err(PyValueError::new_err)?;
+        let army = army.parse::<start::Army>().map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Board::from_position(start::tesseract(army)))
     }
 
@@ -223,7 +223,7 @@ impl Board {
     /// or `chess960:N`.
     #[staticmethod]
     fn from_start(name: &str) -> PyResult<Board> {
-        start::by_name(name).map(Board::from_position).map_err(PyValueError::new_err)
+        start::by_name(name).map(Board::from_position).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The board after playing `moves` (move texts) from the position `fen`; `chess960` as for `Board()`.

@@ -57,7 +57,7 @@ fn settings(
     if depth == Some(0) {
         return Err(PyValueError::new_err("depth: expected at least 1"));
     }
-    let tier = tier.map(|t| t.parse::<Tier>().map_err(PyValueError::new_err)).transpose()?;
+    let tier = tier.map(|t| t.parse::<Tier>().map_err(|e| PyValueError::new_err(e.to_string()))).transpose()?;
     if nodes.is_none() && depth.is_none() {
         let tier = tier.unwrap_or(Tier::Club);
         return Ok((tier.budget(), tier.options(seed), tier.settings().hash_mb));

@@ -30,16 +30,19 @@ impl fmt::Display for Player {
     }
 }
 
-impl std::str::FromStr for Player {
-    type Err = String;
+/// A text that names no player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player {0:?}: expected human, beginner, club, expert or master")]
+pub struct ParsePlayerError(pub String);
 
-    fn from_str(s: &str) -> Result<Player, String> {
+impl std::str::FromStr for Player {
+    type Err = ParsePlayerError;
+
+    fn from_str(s: &str) -> Result<Player, ParsePlayerError> {
         if s == "human" {
             return Ok(Player::Human);
         }
-        s.parse::<Tier>()
-            .map(Player::Engine)
-            .map_err(|_| format!("unknown player {s:?}: expected human, beginner, club, expert or master"))
+        s.parse::<Tier>().map(Player::Engine).map_err(|_| ParsePlayerError(s.chars().take(40).collect()))
     }
 }
 

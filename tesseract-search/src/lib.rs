@@ -132,13 +132,13 @@ mod tier;
 pub mod time;
 pub mod tt;
 
-pub use game::{Game, GameRecord, Player, RecordError};
+pub use game::{Game, GameRecord, ParsePlayerError, Player, RecordError};
 pub use search::{
     Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
 };
 /// How a game ended: the rules-level game's ends, re-exported for the engine's users.
 pub use tesseract_movegen::GameEnd;
-pub use tier::{Tier, TierSettings};
+pub use tier::{ParseTierError, Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
 

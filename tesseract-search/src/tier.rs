@@ -131,13 +131,15 @@ impl std::fmt::Display for Tier {
     }
 }
 
-impl std::str::FromStr for Tier {
-    type Err = String;
+/// A text that names no tier.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tier {0:?}: expected beginner, club, expert or master")]
+pub struct ParseTierError(pub String);
 
-    fn from_str(s: &str) -> Result<Tier, String> {
-        Tier::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| format!("unknown tier {s:?}: expected beginner, club, expert or master"))
+impl std::str::FromStr for Tier {
+    type Err = ParseTierError;
+
+    fn from_str(s: &str) -> Result<Tier, ParseTierError> {
+        Tier::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| ParseTierError(s.chars().take(40).collect()))
     }
 }

@@ -308,7 +308,7 @@ pub fn parse_script(text: &str) -> Result<Script, DataError> {
     }
     let r = &records[0];
     let start_field = r.require("start")?;
-    start::by_name(&start_field.value).map_err(|e| start_field.error(e))?;
+    start::by_name(&start_field.value).map_err(|e| start_field.error(e.to_string()))?;
     let seed_field = r.require("seed")?;
     let seed = seed_field.value.parse().map_err(|_| seed_field.error("expected a number"))?;
     let moves_field = r.require("moves")?;
@@ -362,7 +362,7 @@ fn ascii(i: usize, text: &str) -> Result<(), String> {
 /// # Errors
 /// A message naming the move that is not legal.
 pub fn replay_fast(script: &Script) -> Result<Position, String> {
-    let mut pos = start::by_name(&script.start)?;
+    let mut pos = start::by_name(&script.start).map_err(|e| e.to_string())?;
     for (i, text) in script.moves.iter().enumerate() {
         ascii(i, text)?;
         let m = pos.parse_move(text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
@@ -378,7 +378,7 @@ pub fn replay_fast(script: &Script) -> Result<Position, String> {
 /// # Errors
 /// A message naming the move that the naive generator does not list, or an invalid final setup.
 pub fn replay_naive(script: &Script) -> Result<Position, String> {
-    let start = start::by_name(&script.start)?;
+    let start = start::by_name(&script.start).map_err(|e| e.to_string())?;
     let g = start.geometry();
     let mut setup = start.to_setup();
     for (i, text) in script.moves.iter().enumerate() {

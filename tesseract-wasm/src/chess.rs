@@ -32,7 +32,7 @@ impl Chess {
     /// which this API does not offer), or a seed that is not a whole number from 0 to 2⁵³ − 1.
     pub fn start(name: &str, seed: f64) -> Result<Chess, String> {
         let seed = args::seed(seed)?;
-        let pos = start::by_name(name)?;
+        let pos = start::by_name(name).map_err(|e| e.to_string())?;
         played_here(&pos)?;
         Ok(Chess { game: Game::new(pos, seed) })
     }

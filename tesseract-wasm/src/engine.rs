@@ -38,7 +38,7 @@ impl Engine {
     /// repetition or the 50-move rule still has moves, and the engine gives one); a transposition table
     /// the browser refuses to allocate (1 to 16 MB by tier).
     pub fn think(&mut self, game: &Chess, tier: &str) -> Result<String, String> {
-        let tier: Tier = tier.parse()?;
+        let tier: Tier = tier.parse().map_err(|e: tesseract_search::ParseTierError| e.to_string())?;
         let game = game.game();
         let pos = game.position();
         if legal_moves(pos).is_empty() {

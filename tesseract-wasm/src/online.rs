@@ -70,7 +70,7 @@ impl Invitation {
     }
 
     fn config(&self, color: Color) -> Result<MatchConfig, String> {
-        let pos = start::by_name(&self.start)?;
+        let pos = start::by_name(&self.start).map_err(|e| e.to_string())?;
         Ok(MatchConfig::new(self.match_id, color, pos).invitation(self.secret.clone()))
     }
 }
@@ -86,7 +86,7 @@ fn canonical_start(name: &str) -> Result<String, String> {
             shorten(name)
         ));
     }
-    start::by_name(name)?;
+    start::by_name(name).map_err(|e| e.to_string())?;
     let canonical = match name.strip_prefix("chess960:") {
         Some(n) => format!("chess960:{}", n.parse::<u32>().map_err(|e| e.to_string())?),
         None => name.to_string(),
