@@ -36,10 +36,12 @@ fn tesseract_4d(c: &mut Criterion) {
     });
     group.bench_function("fast perft(2)", |b| {
         let mut p = pos.clone();
-        b.iter(|| assert_eq!(perft(black_box(&mut p), 2), 50_420))
+        b.iter(|| assert_eq!(perft(black_box(&mut p), 2), start::Army::Standard.perft()[1]))
     });
     let setup = pos.to_setup();
-    group.bench_function("naive perft(2)", |b| b.iter(|| assert_eq!(naive::perft(black_box(&setup), 2), 50_420)));
+    group.bench_function("naive perft(2)", |b| {
+        b.iter(|| assert_eq!(naive::perft(black_box(&setup), 2), start::Army::Standard.perft()[1]))
+    });
     if std::env::var_os("TESSERACT_BENCH_NAIVE3").is_some() {
         group.bench_function("naive perft(3)", |b| {
             b.iter(|| assert_eq!(naive::perft(black_box(&setup), 3), 11_715_134))

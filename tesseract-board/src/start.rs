@@ -44,6 +44,35 @@ impl Army {
     }
 }
 
+/// The perft figures of the three armies' starts (RULES.md §3), as the text of
+/// `data/tesseract.perft`: `<tfen> ;D1 n ;D2 n ;D3 n` lines after `#` comments.
+pub const TESSERACT_PERFT: &str = include_str!("../data/tesseract.perft");
+
+impl Army {
+    /// The contract's perft(1), perft(2) and perft(3) of this army's start (RULES.md §3, from an
+    /// independent reference generator), read from [`TESSERACT_PERFT`]: the one place these figures are
+    /// written, for every test, self-check and bench.
+    ///
+    /// ```
+    /// use tesseract_board::start::Army;
+    /// assert_eq!(Army::Standard.perft(), [226, 50_420, 11_715_134]);
+    /// ```
+    pub fn perft(self) -> [u64; 3] {
+        let tfen = tesseract(self).fen();
+        let line = TESSERACT_PERFT
+            .lines()
+            .find_map(|l| l.strip_prefix(tfen.as_str())?.strip_prefix(" ;"))
+            .expect("data/tesseract.perft has a line for every army");
+        let mut out = [0; 3];
+        for (i, field) in line.split(" ;").enumerate() {
+            let (depth, count) = field.split_once(' ').expect("`D<depth> <count>`");
+            assert_eq!(depth, format!("D{}", i + 1), "depths 1, 2, 3 in order");
+            out[i] = count.parse().expect("a count");
+        }
+        out
+    }
+}
+
 /// A text that names no army.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown army {0:?}: expected light, standard or dense")]
@@ -157,7 +186,7 @@ const RAUMSCHACH_LEVELS: [[Role; 5]; 2] = {
 /// assert_eq!(pos.shape(), Shape::RAUMSCHACH);
 /// assert_eq!(pos.pieces().count(), 40);
 /// assert_eq!(start::by_name("raumschach")?, pos);
-/// # Ok::<_, String>(())
+/// # Ok::<_, start::StartNameError>(())
 /// ```
 pub fn raumschach() -> Position {
     let mut setup = Setup::empty(Shape::RAUMSCHACH);

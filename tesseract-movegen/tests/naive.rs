@@ -12,13 +12,6 @@ fn setup(text: &str) -> Setup {
     fen::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn perfts(s: &Setup, expected: &[u64]) {
-    for (i, &want) in expected.iter().enumerate() {
-        let depth = i as u32 + 1;
-        assert_eq!(naive::perft(s, depth), want, "perft({depth}) of {}", s.fen().expect("a readable setup"));
-    }
-}
-
 /// A cell of a board by coordinates.
 fn at(shape: Shape, coords: &[u8]) -> Cell {
     shape.geometry().cell(coords).expect("on the board")
@@ -94,61 +87,11 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
-const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const POSITION_6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
 
-#[test]
-fn perft_chess_start() {
-    perfts(&setup(START), &[20, 400, 8_902]);
-}
-
-#[test]
-#[cfg_attr(debug_assertions, ignore = "slow in debug; run with --release")]
-fn perft_chess_start_depth_4() {
-    assert_eq!(naive::perft(&setup(START), 4), 197_281);
-}
-
-#[test]
-#[cfg_attr(debug_assertions, ignore = "slow in debug; run with --release")]
-fn perft_public_positions_deeper() {
-    assert_eq!(naive::perft(&setup(KIWIPETE), 4), 4_085_603);
-    assert_eq!(naive::perft(&setup(POSITION_3), 5), 674_624);
-    assert_eq!(naive::perft(&setup(POSITION_4), 4), 422_333);
-    assert_eq!(naive::perft(&setup(POSITION_5), 4), 2_103_487);
-    assert_eq!(naive::perft(&setup(POSITION_6), 4), 3_894_594);
-    assert_eq!(naive::perft(&setup(CHESS960), 4), 326_672);
-}
-
-#[test]
-fn perft_kiwipete() {
-    perfts(&setup(KIWIPETE), &[48, 2_039, 97_862]);
-}
-
-#[test]
-fn perft_position_3() {
-    perfts(&setup(POSITION_3), &[14, 191, 2_812, 43_238]);
-}
-
-#[test]
-fn perft_position_4() {
-    perfts(&setup(POSITION_4), &[6, 264, 9_467]);
-}
-
-#[test]
-fn perft_position_5() {
-    perfts(&setup(POSITION_5), &[44, 1_486, 62_379]);
-}
-
-#[test]
-fn perft_position_6() {
-    perfts(&setup(POSITION_6), &[46, 2_079, 89_890]);
-}
-
-#[test]
-fn perft_chess960() {
-    perfts(&setup(CHESS960), &[21, 528, 12_189]);
-}
+// The classic and Chess960 suites' figures are checked with this generator by tests/suites.rs, from
+// tests/data/*.perft (to 5 million leaves in optimised builds).
 
 #[test]
 fn perft_is_color_symmetric_in_2d() {
@@ -173,33 +116,33 @@ fn tesseract_start_is_the_contract_text() {
 
 #[test]
 fn perft_tesseract_depth_1() {
-    assert_eq!(naive::perft(&tesseract(Army::Light), 1), 220);
-    assert_eq!(naive::perft(&tesseract(Army::Standard), 1), 226);
-    assert_eq!(naive::perft(&tesseract(Army::Dense), 1), 236);
+    assert_eq!(naive::perft(&tesseract(Army::Light), 1), Army::Light.perft()[0]);
+    assert_eq!(naive::perft(&tesseract(Army::Standard), 1), Army::Standard.perft()[0]);
+    assert_eq!(naive::perft(&tesseract(Army::Dense), 1), Army::Dense.perft()[0]);
 }
 
 #[test]
 fn perft_tesseract_standard_depth_2() {
-    assert_eq!(naive::perft(&tesseract(Army::Standard), 2), 50_420);
+    assert_eq!(naive::perft(&tesseract(Army::Standard), 2), Army::Standard.perft()[1]);
 }
 
 #[test]
 fn perft_tesseract_light_and_dense_depth_2() {
-    assert_eq!(naive::perft(&tesseract(Army::Light), 2), 47_754);
-    assert_eq!(naive::perft(&tesseract(Army::Dense), 2), 55_064);
+    assert_eq!(naive::perft(&tesseract(Army::Light), 2), Army::Light.perft()[1]);
+    assert_eq!(naive::perft(&tesseract(Army::Dense), 2), Army::Dense.perft()[1]);
 }
 
 #[test]
 #[ignore = "about 30 s per count in release; run with --release -- --ignored"]
 fn perft_tesseract_standard_depth_3() {
-    assert_eq!(naive::perft(&tesseract(Army::Standard), 3), 11_715_134);
+    assert_eq!(naive::perft(&tesseract(Army::Standard), 3), Army::Standard.perft()[2]);
 }
 
 #[test]
 #[ignore = "about 30 s per count in release; run with --release -- --ignored"]
 fn perft_tesseract_light_and_dense_depth_3() {
-    assert_eq!(naive::perft(&tesseract(Army::Light), 3), 10_788_703);
-    assert_eq!(naive::perft(&tesseract(Army::Dense), 3), 13_175_822);
+    assert_eq!(naive::perft(&tesseract(Army::Light), 3), Army::Light.perft()[2]);
+    assert_eq!(naive::perft(&tesseract(Army::Dense), 3), Army::Dense.perft()[2]);
 }
 
 #[test]

@@ -1,15 +1,25 @@
 """Perft from Python: the figures of RULES.md (§3 for the 4D armies, §5 for chess)."""
 
+import pathlib
+
 import pytest
 
 import tesseract
 
-# RULES.md §3: perft(1), perft(2), perft(3) of the three armies.
-TESSERACT = {
-    "light": [220, 47_754, 10_788_703],
-    "standard": [226, 50_420, 11_715_134],
-    "dense": [236, 55_064, 13_175_822],
-}
+
+def _tesseract_figures():
+    """RULES.md §3: perft(1), perft(2), perft(3) of the three armies, from the one file that holds them."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "tesseract-board" / "data" / "tesseract.perft"
+    figures, army = {}, None
+    for line in path.read_text().splitlines():
+        if line.startswith("# ") and line[2:] in ("light", "standard", "dense"):
+            army = line[2:]
+        elif line and not line.startswith("#"):
+            figures[army] = [int(f.split()[1]) for f in line.split(" ;")[1:]]
+    return figures
+
+
+TESSERACT = _tesseract_figures()
 # RULES.md §5.
 CHESS = [20, 400, 8_902, 197_281]
 
