@@ -1088,3 +1088,18 @@ fn a_dead_position_by_material_closes_the_match() {
     let dead = Some(GameResult { winner: None, reason: EndReason::DeadDraw });
     assert_eq!((w.result(), b.result()), (dead, dead));
 }
+
+/// Not an attack: a local move naming a cell off the board is refused as illegal (the move text is
+/// written only once the move is known legal), and nothing is sent.
+#[test]
+fn a_local_move_off_the_board_is_refused() {
+    let (mut w, _b) = established(start::chess());
+    let off = tesseract_board::Move {
+        from: tesseract_board::Cell::new(4000),
+        to: tesseract_board::Cell::new(12),
+        promotion: None,
+    };
+    assert!(matches!(w.play(off), Err(Error::IllegalLocalMove(_))));
+    assert!(drain(&mut w).is_empty());
+    assert_eq!(w.ply(), 0);
+}

@@ -1,7 +1,7 @@
 //! The local player's actions: moves, draw offers and answers, claims, resignation and abort, each sealed
 //! into the chain; and the End that confirms a game over by rule when we are to move.
 
-use tesseract_board::{Move, TextMove};
+use tesseract_board::{Move, Position, TextMove};
 use tesseract_movegen::Legal;
 
 use super::{EndReason, Event, GameResult, Session, Stage};
@@ -43,28 +43,41 @@ impl Session {
     /// [`Error::IllegalLocalMove`] for an illegal move (nothing changes); [`Error::CounterExhausted`]
     /// aborts the session.
     pub fn play(&mut self, m: Move) -> Result<(), Error> {
+        self.may_move()?;
+        let mut next = self.game.pos().clone();
+        next.play(m).map_err(Error::IllegalLocalMove)?;
+        self.send_move(m, &next)
+    }
+
+    /// Parses a move text (RULES.md §4) and plays it: one parse and one generation.
+    ///
+    /// # Errors
+    /// As [`Session::play`]; [`Error::IllegalLocalMove`] for text that names no legal move.
+    pub fn play_text(&mut self, text: &str) -> Result<(), Error> {
+        self.may_move()?;
+        let m = self.game.pos().parse_move(text).map_err(Error::IllegalLocalMove)?;
+        let mut next = self.game.pos().clone();
+        next.make(m);
+        self.send_move(m, &next)
+    }
+
+    /// Whether a move may be played now: our turn, and no draw offer of the peer's waiting.
+    fn may_move(&self) -> Result<(), Error> {
         self.my_turn("it is the peer's turn")?;
         if self.draw_offered() {
             return Err(Error::NotNow("answer the peer's draw offer first"));
         }
+        Ok(())
+    }
+
+    /// Sends a legal move `m`, `next` being the position after it, and goes on to it.
+    fn send_move(&mut self, m: Move, next: &Position) -> Result<(), Error> {
         let text = TextMove::from_move(m, self.game.pos()).to_string();
-        let mut next = self.game.pos().clone();
-        next.play(m).map_err(Error::IllegalLocalMove)?;
         let ply = self.game.ply.checked_add(1).ok_or(Error::CounterExhausted)?;
         self.send_local(Kind::Move, Text::new(&text)?, next.hash())?;
         self.chain.sender = self.color.other();
         self.game.advance(m, ply, text);
         Ok(())
-    }
-
-    /// Parses a move text (RULES.md §4) and plays it.
-    ///
-    /// # Errors
-    /// As [`Session::play`]; [`Error::IllegalLocalMove`] for text that names no legal move.
-    pub fn play_text(&mut self, text: &str) -> Result<(), Error> {
-        self.my_turn("it is the peer's turn")?;
-        let m = self.game.pos().parse_move(text).map_err(Error::IllegalLocalMove)?;
-        self.play(m)
     }
 
     /// Offers a draw (on our move); the peer must answer before we move.
