@@ -62,7 +62,7 @@ fn settings(
         let tier = tier.unwrap_or(Tier::Club);
         return Ok((tier.budget(), tier.options(seed), tier.settings().hash_mb));
     }
-    let limits = Limits { depth, nodes, soft_nodes: None, time: None };
+    let limits = Limits { depth, nodes, ..Limits::default() };
     match tier {
         Some(t) => Ok((limits, t.options(seed), t.settings().hash_mb)),
         None => Ok((limits, Options { seed, ..Options::default() }, FULL_HASH_MB)),

@@ -113,6 +113,11 @@ pub struct Limits {
     pub soft_nodes: Option<u64>,
     /// Wall-clock guard: stop after this long. A search that stops on it is not reproducible.
     pub time: Option<Duration>,
+    /// Search only these root moves (UCI's `go searchmoves`): those of the list that are legal here, in
+    /// the order the search would give them anyway, so that a restriction to every legal move is the
+    /// search without one. `None`, or a list with no legal move, searches them all. A restriction to one
+    /// move still searches it (for its score and line) rather than answering at once.
+    pub root_moves: Option<Vec<Move>>,
 }
 
 /// The largest evaluation noise, in centipawns: ten pawns either way already makes play random.
@@ -362,6 +367,13 @@ impl Searcher {
             null_at: [false; MAX_PLY + 1],
         };
         w.init_root(&mut rng);
+        let restricted = limits.root_moves.as_ref().is_some_and(|keep| {
+            let before = w.root.len();
+            if w.root.iter().any(|r| keep.contains(&r.mv)) {
+                w.root.retain(|r| keep.contains(&r.mv));
+            }
+            w.root.len() < before
+        });
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let mut result = SearchResult {
             best_move: w.root.first().map(|r| r.mv),
@@ -371,7 +383,7 @@ impl Searcher {
             pv: w.root.first().map(|r| vec![r.mv]).unwrap_or_default(),
             stop: StopReason::Depth,
         };
-        if w.root.len() <= 1 {
+        if w.root.is_empty() || (w.root.len() == 1 && !restricted) {
             result.score = Score::from_value(if w.root.is_empty() && w.pos.is_check() { -MATE } else { 0 });
             result.stop = StopReason::Forced;
             if w.root.is_empty() {

@@ -116,7 +116,13 @@ impl Tier {
     /// move is a pure function of the game, used to verify a record and to measure strength.
     pub fn budget(self) -> Limits {
         let s = self.settings();
-        Limits { depth: Some(s.depth), nodes: Some(s.nodes), soft_nodes: Some(s.soft_nodes), time: None }
+        Limits {
+            depth: Some(s.depth),
+            nodes: Some(s.nodes),
+            soft_nodes: Some(s.soft_nodes),
+            time: None,
+            root_moves: None,
+        }
     }
 
     /// The tier's search options for a game with this seed.

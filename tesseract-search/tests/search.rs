@@ -240,3 +240,34 @@ fn searches_random_positions() {
     }
     assert_eq!(searched, 48);
 }
+
+/// `Limits::root_moves` (UCI's `go searchmoves`): the best move is one of the list, even when a mate is
+/// left out; a list of every legal move is the search without one (same moves, nodes and score); a list
+/// with no legal move searches them all; one move alone is searched, not answered at once.
+#[test]
+fn root_moves_restrict_the_search() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let m = |t: &str| pos.parse_move(t).unwrap();
+    let run = |root_moves: Option<Vec<tesseract_board::Move>>| {
+        let limits = Limits { depth: Some(4), root_moves, ..Limits::default() };
+        Searcher::new(2).search(&pos, &[], &limits, &Options::default(), |_| {})
+    };
+    let free = run(None);
+    assert_eq!(free.best_move, Some(m("a1a8")));
+    let kept = run(Some(vec![m("a1a2"), m("g1f1")]));
+    assert!([m("a1a2"), m("g1f1")].contains(&kept.best_move.unwrap()), "{kept:?}");
+    assert!(matches!(kept.score, Score::Cp(_)), "no mate without a1a8: {kept:?}");
+    let all: Vec<_> = tesseract_movegen::legal_moves(&pos).into_iter().collect();
+    assert_eq!(run(Some(all)), free);
+    assert_eq!(run(Some(vec![m("a1a8"), m("g1f1")])).best_move, Some(m("a1a8")));
+    let black = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1").unwrap();
+    let illegal = vec![m("a1a8")];
+    let limits = Limits { depth: Some(3), root_moves: Some(illegal), ..Limits::default() };
+    let r = Searcher::new(2).search(&black, &[], &limits, &Options::default(), |_| {});
+    assert!(black.is_legal(r.best_move.unwrap()), "an illegal list searches every move");
+    let one = run(Some(vec![m("g1f1")]));
+    assert_eq!(one.best_move, Some(m("g1f1")));
+    assert_ne!(one.stop, StopReason::Forced);
+    assert!(one.depth >= 1 && one.nodes > 0, "{one:?}");
+}

@@ -105,6 +105,8 @@ pub struct Go {
     pub infinite: bool,
     /// Think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Search only these moves (`searchmoves`), as written; empty: all of them.
+    pub searchmoves: Vec<MoveToken>,
 }
 
 /// A line that is not a command, and where.
@@ -415,6 +417,22 @@ enum Param {
     Mate,
 }
 
+/// The words of `go`: where a `searchmoves` list ends.
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
 fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
     let mut go = Go::default();
     while let Some((column, word)) = t.next() {
@@ -430,7 +448,23 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
                 *flag = true;
                 continue;
             }
-            "searchmoves" => return Err(err(column, ParseErrorKind::Unsupported("go searchmoves"))),
+            "searchmoves" => {
+                if !go.searchmoves.is_empty() {
+                    return Err(err(column, ParseErrorKind::Repeated("searchmoves")));
+                }
+                // The moves run up to the next keyword or the end of the line.
+                while t.peek().is_some_and(|w| !GO_KEYWORDS.contains(&w)) {
+                    let (c, w) = t.next().expect("peeked");
+                    let text = TextMove::parse(w)
+                        .map_err(|source| err(c, ParseErrorKind::Move { found: Shown::new(w), source }))?;
+                    go.searchmoves.push(MoveToken { text, column: c });
+                }
+                if go.searchmoves.is_empty() {
+                    let at = t.rest().map_or(t.end(), |(c, _)| c);
+                    return Err(err(at, ParseErrorKind::Missing { context: "searchmoves", expected: "a move" }));
+                }
+                continue;
+            }
             "wtime" => Param::WTime,
             "btime" => Param::BTime,
             "winc" => Param::WInc,
@@ -444,7 +478,7 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
                 let kind = ParseErrorKind::Unexpected {
                     found: Shown::new(word),
                     context: "in go",
-                    expected: "wtime, btime, winc, binc, movestogo, movetime, depth, nodes, mate, infinite or ponder",
+                    expected: "searchmoves, wtime, btime, winc, binc, movestogo, movetime, depth, nodes, mate, infinite or ponder",
                 };
                 return Err(err(column, kind));
             }
@@ -654,6 +688,11 @@ mod tests {
         let Command::Go(g) = parse("go ponder wtime 5 btime 5") else { panic!() };
         assert!(g.ponder);
         assert_eq!(parse("go"), Command::Go(Go::default()));
+        let Command::Go(g) = parse("go searchmoves e2e4 d2d4 depth 3") else { panic!() };
+        let texts: Vec<String> = g.searchmoves.iter().map(|t| format!("{}@{}", t.text, t.column)).collect();
+        assert_eq!((texts, g.depth), (vec!["e2e4@16".to_string(), "d2d4@21".to_string()], Some(3)));
+        let Command::Go(g) = parse("go wtime 10 searchmoves 22132313") else { panic!() };
+        assert_eq!(g.searchmoves.len(), 1);
     }
 
     #[test]
@@ -676,8 +715,11 @@ mod tests {
         assert_eq!(error("go wtime soon"), "column 10: wtime \"soon\": expected a whole number of milliseconds");
         assert_eq!(error("go depth 3 depth 4"), "column 12: go: depth is given twice");
         assert_eq!(error("go infinite infinite"), "column 13: go: infinite is given twice");
-        assert_eq!(error("go searchmoves e2e4"), "column 4: go searchmoves is not supported by this engine");
-        assert!(error("go fast").starts_with("column 4: unexpected \"fast\" in go: expected wtime"));
+        assert_eq!(error("go searchmoves"), "column 15: searchmoves needs a move");
+        assert_eq!(error("go searchmoves depth 3"), "column 16: searchmoves needs a move");
+        assert_eq!(error("go searchmoves e2e4 searchmoves d2d4"), "column 21: go: searchmoves is given twice");
+        assert!(error("go searchmoves e2e4 e2").starts_with("column 21: "), "{}", error("go searchmoves e2e4 e2"));
+        assert!(error("go fast").starts_with("column 4: unexpected \"fast\" in go: expected searchmoves, wtime"));
     }
 
     #[test]

@@ -560,6 +560,23 @@ impl Engine {
         if let Some(n) = go.nodes {
             limits.nodes = Some(limits.nodes.map_or(n, |t| t.min(n)));
         }
+        if !go.searchmoves.is_empty() {
+            // The moves are read in the position searched; one that is not legal there is reported and
+            // left out, and a list with none legal searches every move.
+            let pos = self.game.position();
+            let mut moves = Vec::new();
+            for token in &go.searchmoves {
+                match pos.resolve(&token.text) {
+                    Ok(m) => moves.push(m),
+                    Err(e) => self.out.error(&format!("go searchmoves: column {}: {e}; left out", token.column)),
+                }
+            }
+            if moves.is_empty() {
+                self.out.error("go searchmoves: no legal move named; searching every move");
+            } else {
+                limits.root_moves = Some(moves);
+            }
+        }
         let budget = self.budget(go);
         let pondering = go.ponder;
         if !pondering {

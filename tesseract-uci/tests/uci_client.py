@@ -177,6 +177,16 @@ def limits(binary):
         result = engine.play(mate, chess.engine.Limit(mate=1), info=chess.engine.INFO_ALL)
         if result.move != chess.Move.from_uci("a1a8") or result.info["score"].white() != chess.engine.Mate(1):
             fail(f"go mate 1: {result.move} {result.info}")
+        # go searchmoves, through python-chess's root_moves: the engine answers with one of them, even a
+        # poor one, and one move alone is still searched (its score and line).
+        only = [chess.Move.from_uci("a7a6"), chess.Move.from_uci("h7h6")]
+        result = engine.play(board, chess.engine.Limit(depth=3), root_moves=only, info=chess.engine.INFO_ALL)
+        if result.move not in only:
+            fail(f"go searchmoves a7a6 h7h6: played {result.move}")
+        check_pv(board, result.info, "go searchmoves")
+        result = engine.play(mate, chess.engine.Limit(depth=3), root_moves=[chess.Move.from_uci("g1f2")], info=chess.engine.INFO_ALL)
+        if result.move != chess.Move.from_uci("g1f2") or result.info.get("depth", 0) < 1:
+            fail(f"go searchmoves g1f2 (instead of the mate): {result.move} {result.info}")
         print(
             json.dumps(
                 {
