@@ -40,7 +40,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, start};
 use tesseract::movegen::legal_moves;
-use tesseract::search::{Game, GameEnd, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
+use tesseract::search::{Game, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
 #[derive(Parser, Debug)]
 #[command(about = "Engine-vs-engine matches with an Elo estimate")]
@@ -212,10 +212,10 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
     let mut recent: Vec<i32> = Vec::new();
     let (white_score, reason) = loop {
         if let Some(end) = game.status() {
-            let s = match end {
-                GameEnd::Checkmate { winner: Color::White } => 1.0,
-                GameEnd::Checkmate { winner: Color::Black } => 0.0,
-                _ => 0.5,
+            let s = match end.winner() {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
             };
             break (s, end.to_string());
         }

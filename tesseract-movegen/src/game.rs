@@ -4,12 +4,12 @@
 //!
 //! | End | Kind | When |
 //! |---|---|---|
-//! | [`GameEnd::Checkmate`], [`GameEnd::Stalemate`] | automatic | no legal move |
-//! | [`GameEnd::DeadDraw`] | automatic | [`Legal::is_insufficient_material`] |
-//! | [`GameEnd::Fivefold`] | automatic | the position occurs for the fifth time |
-//! | [`GameEnd::SeventyFiveMoves`] | automatic | 150 plies without a capture or a pawn move |
-//! | [`GameEnd::Threefold`] | claimable ([`Claims::THREEFOLD`]) | the position occurs for the third time |
-//! | [`GameEnd::FiftyMoves`] | claimable ([`Claims::FIFTY_MOVES`]) | 100 plies without a capture or a pawn move |
+//! | [`Termination::Checkmate`], [`Termination::Stalemate`] | automatic | no legal move |
+//! | [`Termination::DeadDraw`] | automatic | [`Legal::is_insufficient_material`] |
+//! | [`Termination::Fivefold`] | automatic | the position occurs for the fifth time |
+//! | [`Termination::SeventyFiveMoves`] | automatic | 150 plies without a capture or a pawn move |
+//! | [`Termination::Threefold`] | claimable ([`Claims::THREEFOLD`]) | the position occurs for the third time |
+//! | [`Termination::FiftyMoves`] | claimable ([`Claims::FIFTY_MOVES`]) | 100 plies without a capture or a pawn move |
 //!
 //! A mate on the move that reaches the 75-move or the fivefold mark is a mate: the board's rules come first.
 //! A position "occurs again" when its [hash](tesseract_board::Position::hash) is equal: the same pieces
@@ -36,15 +36,13 @@ bitflags::bitflags! {
     }
 }
 
-/// How a game ended: by the board's rules, by the history's automatic rules, or by a draw claimed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// How a game ends by the rules: the one list of the rules' ends, which the engine's games, the playouts'
+/// statistics and the wire protocol's End messages all name (python-chess calls it the termination).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
-pub enum GameEnd {
+pub enum Termination {
     /// The side to move is mated.
-    Checkmate {
-        /// The side that gave mate.
-        winner: Color,
-    },
+    Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
     /// A dead position by material ([`Legal::is_insufficient_material`]).
@@ -59,40 +57,108 @@ pub enum GameEnd {
     FiftyMoves,
 }
 
-impl GameEnd {
-    /// The winner, if the game is not drawn.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameEnd::Checkmate { winner } => Some(winner),
-            _ => None,
-        }
-    }
+impl Termination {
+    /// Every end, the board's first, then the automatic draws, then the claims.
+    pub const ALL: [Termination; 7] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::DeadDraw,
+        Termination::Fivefold,
+        Termination::SeventyFiveMoves,
+        Termination::Threefold,
+        Termination::FiftyMoves,
+    ];
 
-    /// Whether a player had to claim this end ([`GameEnd::Threefold`], [`GameEnd::FiftyMoves`]).
-    pub fn is_claim(self) -> bool {
-        matches!(self, GameEnd::Threefold | GameEnd::FiftyMoves)
+    /// Whether a player has to claim this end ([`Termination::Threefold`], [`Termination::FiftyMoves`]).
+    pub const fn is_claim(self) -> bool {
+        matches!(self, Termination::Threefold | Termination::FiftyMoves)
     }
 
     /// A name for programs: `checkmate`, `stalemate`, `dead_draw`, `fivefold`, `seventy_five_moves`,
     /// `threefold` or `fifty_moves` (the serde name too).
     pub const fn name(self) -> &'static str {
         match self {
-            GameEnd::Checkmate { .. } => "checkmate",
-            GameEnd::Stalemate => "stalemate",
-            GameEnd::DeadDraw => "dead_draw",
-            GameEnd::Fivefold => "fivefold",
-            GameEnd::SeventyFiveMoves => "seventy_five_moves",
-            GameEnd::Threefold => "threefold",
-            GameEnd::FiftyMoves => "fifty_moves",
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadDraw => "dead_draw",
+            Termination::Fivefold => "fivefold",
+            Termination::SeventyFiveMoves => "seventy_five_moves",
+            Termination::Threefold => "threefold",
+            Termination::FiftyMoves => "fifty_moves",
         }
+    }
+
+    /// The termination of a [`Termination::name`].
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for Termination {
+    /// For people: `checkmate`, `threefold repetition`, `the 75-move rule`, …
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadDraw => "insufficient material",
+            Termination::Fivefold => "fivefold repetition",
+            Termination::SeventyFiveMoves => "75-move rule",
+            Termination::Threefold => "threefold repetition",
+            Termination::FiftyMoves => "50-move rule",
+        })
+    }
+}
+
+/// How a game ended: the [`Termination`], and the winner for a mate (every other end is a draw).
+///
+/// With the `serde` feature: `{"termination": "checkmate", "winner": "White"}`,
+/// `{"termination": "threefold", "winner": null}`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GameEnd {
+    termination: Termination,
+    winner: Option<Color>,
+}
+
+impl GameEnd {
+    /// A mate by `winner`.
+    pub const fn checkmate(winner: Color) -> GameEnd {
+        GameEnd { termination: Termination::Checkmate, winner: Some(winner) }
+    }
+
+    /// A draw by `termination`; [`Termination::Checkmate`] is no draw: give the winner with
+    /// [`GameEnd::checkmate`] (debug builds check).
+    pub const fn draw(termination: Termination) -> GameEnd {
+        debug_assert!(!matches!(termination, Termination::Checkmate), "a mate has a winner");
+        GameEnd { termination, winner: None }
+    }
+
+    /// How the game ended.
+    pub const fn termination(self) -> Termination {
+        self.termination
+    }
+
+    /// The winner, if the game is not drawn.
+    pub const fn winner(self) -> Option<Color> {
+        self.winner
+    }
+
+    /// Whether a player had to claim this end.
+    pub const fn is_claim(self) -> bool {
+        self.termination.is_claim()
+    }
+
+    /// The termination's name ([`Termination::name`]).
+    pub const fn name(self) -> &'static str {
+        self.termination.name()
     }
 
     /// The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`.
     pub const fn score(self) -> &'static str {
-        match self {
-            GameEnd::Checkmate { winner: Color::White } => "1-0",
-            GameEnd::Checkmate { winner: Color::Black } => "0-1",
-            _ => "1/2-1/2",
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         }
     }
 }
@@ -100,24 +166,19 @@ impl GameEnd {
 impl From<Outcome> for GameEnd {
     fn from(outcome: Outcome) -> GameEnd {
         match outcome {
-            Outcome::Checkmate { winner } => GameEnd::Checkmate { winner },
-            Outcome::Stalemate => GameEnd::Stalemate,
-            Outcome::DeadDraw => GameEnd::DeadDraw,
+            Outcome::Checkmate { winner } => GameEnd::checkmate(winner),
+            Outcome::Stalemate => GameEnd::draw(Termination::Stalemate),
+            Outcome::DeadDraw => GameEnd::draw(Termination::DeadDraw),
         }
     }
 }
 
 impl fmt::Display for GameEnd {
-    /// For people: `checkmate, White wins`, `threefold repetition, a draw`, …
+    /// For people: `checkmate, white wins`, `threefold repetition, a draw`, …
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameEnd::Checkmate { winner } => write!(f, "checkmate, {winner} wins"),
-            GameEnd::Stalemate => f.write_str("stalemate, a draw"),
-            GameEnd::DeadDraw => f.write_str("insufficient material, a draw"),
-            GameEnd::Fivefold => f.write_str("fivefold repetition, a draw"),
-            GameEnd::SeventyFiveMoves => f.write_str("75-move rule, a draw"),
-            GameEnd::Threefold => f.write_str("threefold repetition, a draw"),
-            GameEnd::FiftyMoves => f.write_str("50-move rule, a draw"),
+        match self.winner {
+            Some(winner) => write!(f, "{}, {winner} wins", self.termination),
+            None => write!(f, "{}, a draw", self.termination),
         }
     }
 }
@@ -140,7 +201,7 @@ pub struct ReplayError {
 /// # Examples
 /// ```
 /// use tesseract_board::start;
-/// use tesseract_movegen::{Claims, Game, GameEnd};
+/// use tesseract_movegen::{Claims, Game, GameEnd, Termination};
 /// let mut game = Game::new(start::chess());
 /// for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
 ///     game.play_text(m)?;
@@ -149,7 +210,7 @@ pub struct ReplayError {
 /// assert_eq!(game.repetitions(), 3);
 /// assert_eq!(game.claimable(), Claims::THREEFOLD);
 /// assert_eq!(game.outcome(), None);
-/// assert_eq!(game.end(Claims::all()), Some(GameEnd::Threefold));
+/// assert_eq!(game.end(Claims::all()), Some(GameEnd::draw(Termination::Threefold)));
 /// game.undo();
 /// assert_eq!(game.claimable(), Claims::empty());
 /// game.redo();
@@ -332,12 +393,12 @@ impl Game {
     /// playout generates them anyway): the same rules in the same order, without a second generation.
     pub fn end_given_moves(&self, claim: Claims, legal_moves: usize) -> Option<GameEnd> {
         let end = if self.pos.is_insufficient_material() {
-            Some(GameEnd::DeadDraw)
+            Some(GameEnd::draw(Termination::DeadDraw))
         } else if legal_moves == 0 {
             Some(if self.pos.is_check() {
-                GameEnd::Checkmate { winner: self.pos.turn().other() }
+                GameEnd::checkmate(self.pos.turn().other())
             } else {
-                GameEnd::Stalemate
+                GameEnd::draw(Termination::Stalemate)
             })
         } else {
             self.automatic_draw().or_else(|| self.claimed(claim))
@@ -349,9 +410,9 @@ impl Game {
 
     fn automatic_draw(&self) -> Option<GameEnd> {
         if self.pos.halfmove_clock() >= 150 {
-            Some(GameEnd::SeventyFiveMoves)
+            Some(GameEnd::draw(Termination::SeventyFiveMoves))
         } else if self.repetitions() >= 5 {
-            Some(GameEnd::Fivefold)
+            Some(GameEnd::draw(Termination::Fivefold))
         } else {
             None
         }
@@ -360,9 +421,9 @@ impl Game {
     fn claimed(&self, claim: Claims) -> Option<GameEnd> {
         let allowed = self.claimable() & claim;
         if allowed.contains(Claims::FIFTY_MOVES) {
-            Some(GameEnd::FiftyMoves)
+            Some(GameEnd::draw(Termination::FiftyMoves))
         } else if allowed.contains(Claims::THREEFOLD) {
-            Some(GameEnd::Threefold)
+            Some(GameEnd::draw(Termination::Threefold))
         } else {
             None
         }

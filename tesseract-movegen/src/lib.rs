@@ -80,7 +80,7 @@ pub use fast::{
     AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate, legal_moves,
     legal_moves_into, noisy_moves,
 };
-pub use game::{Claims, Game, GameEnd, ReplayError};
+pub use game::{Claims, Game, GameEnd, ReplayError, Termination};
 #[cfg(feature = "parallel")]
 pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
 pub use perft::{divide, perft};

@@ -2,7 +2,7 @@
 //! replay and the serde form.
 
 use tesseract_board::{CastlingMode, Color, Position, Role, TextMove, start};
-use tesseract_movegen::{Claims, Game, GameEnd, Legal, MoveError, legal_moves};
+use tesseract_movegen::{Claims, Game, GameEnd, Legal, MoveError, Termination, legal_moves};
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap()
@@ -37,15 +37,20 @@ fn repetitions_are_counted_and_claims_offered_then_forced() {
         seen,
         [
             (2, Claims::empty(), None, None),
-            (3, Claims::THREEFOLD, None, Some(GameEnd::Threefold)),
-            (4, Claims::THREEFOLD, None, Some(GameEnd::Threefold)),
-            (5, Claims::THREEFOLD, Some(GameEnd::Fivefold), Some(GameEnd::Fivefold)),
+            (3, Claims::THREEFOLD, None, Some(GameEnd::draw(Termination::Threefold))),
+            (4, Claims::THREEFOLD, None, Some(GameEnd::draw(Termination::Threefold))),
+            (
+                5,
+                Claims::THREEFOLD,
+                Some(GameEnd::draw(Termination::Fivefold)),
+                Some(GameEnd::draw(Termination::Fivefold))
+            ),
         ]
     );
     // Claims the player does not make are not made for them.
     game.undo();
     assert_eq!(game.end(Claims::FIFTY_MOVES), None);
-    assert_eq!(game.end(Claims::THREEFOLD), Some(GameEnd::Threefold));
+    assert_eq!(game.end(Claims::THREEFOLD), Some(GameEnd::draw(Termination::Threefold)));
 }
 
 #[test]
@@ -66,15 +71,15 @@ fn fifty_moves_are_claimable_and_seventy_five_automatic() {
     assert_eq!((game.claimable(), game.outcome()), (Claims::empty(), None));
     game.play_text("e6e5").unwrap();
     assert_eq!((game.claimable(), game.outcome()), (Claims::FIFTY_MOVES, None));
-    assert_eq!(game.end(Claims::all()), Some(GameEnd::FiftyMoves));
+    assert_eq!(game.end(Claims::all()), Some(GameEnd::draw(Termination::FiftyMoves)));
     let mut late = Game::new(pos("8/8/4k3/8/8/8/R7/4K3 w - - 149 120"));
     late.play_text("a2a3").unwrap();
-    assert_eq!(late.outcome(), Some(GameEnd::SeventyFiveMoves));
+    assert_eq!(late.outcome(), Some(GameEnd::draw(Termination::SeventyFiveMoves)));
     // Both claims at once: the 50-move rule is named first.
     let mut both = Game::new(pos("8/8/4k3/8/8/8/R7/4K3 w - - 100 80"));
     play_all(&mut both, &["a2a3", "e6e5", "a3a2", "e5e6", "a2a3", "e6e5", "a3a2", "e5e6"]);
     assert_eq!(both.claimable(), Claims::all());
-    assert_eq!(both.end(Claims::all()), Some(GameEnd::FiftyMoves));
+    assert_eq!(both.end(Claims::all()), Some(GameEnd::draw(Termination::FiftyMoves)));
 }
 
 #[test]
@@ -82,7 +87,7 @@ fn mate_comes_before_the_seventy_five_move_rule() {
     // White mates on the move that makes the 150th ply: a mate, not a draw (FIDE 9.6.2).
     let mut game = Game::new(pos("7k/8/6K1/8/8/8/8/R7 w - - 149 120"));
     game.play_text("a1a8").unwrap();
-    assert_eq!(game.outcome(), Some(GameEnd::Checkmate { winner: Color::White }));
+    assert_eq!(game.outcome(), Some(GameEnd::checkmate(Color::White)));
 }
 
 #[test]
@@ -104,7 +109,7 @@ fn dead_positions_by_material() {
     ];
     for fen in dead {
         assert!(pos(fen).is_insufficient_material(), "{fen}");
-        assert_eq!(Game::new(pos(fen)).outcome(), Some(GameEnd::DeadDraw), "{fen}");
+        assert_eq!(Game::new(pos(fen)).outcome(), Some(GameEnd::draw(Termination::DeadDraw)), "{fen}");
     }
     for fen in alive {
         assert!(!pos(fen).is_insufficient_material(), "{fen}");
@@ -122,7 +127,7 @@ fn dead_positions_by_material() {
     setup.board.iter_mut().filter(|p| p.is_some_and(|p| p.role == Role::Knight)).for_each(|p| *p = None);
     let kings = Position::from_setup(setup, CastlingMode::Standard).unwrap();
     assert!(kings.is_insufficient_material());
-    assert_eq!(Game::new(kings).outcome(), Some(GameEnd::DeadDraw));
+    assert_eq!(Game::new(kings).outcome(), Some(GameEnd::draw(Termination::DeadDraw)));
 }
 
 #[test]
@@ -218,8 +223,8 @@ fn a_game_serializes_as_its_start_and_move_texts() {
     let bad = json.replace("e7e5", "e7e4");
     let err = serde_json::from_str::<Game>(&bad).unwrap_err();
     assert!(err.to_string().contains("move 2 (e7e4)"), "{err}");
-    let end = serde_json::to_string(&GameEnd::Checkmate { winner: Color::Black }).unwrap();
-    assert_eq!(serde_json::from_str::<GameEnd>(&end).unwrap(), GameEnd::Checkmate { winner: Color::Black });
+    let end = serde_json::to_string(&GameEnd::checkmate(Color::Black)).unwrap();
+    assert_eq!(serde_json::from_str::<GameEnd>(&end).unwrap(), GameEnd::checkmate(Color::Black));
 }
 
 /// A GUI's click, from a cell to a cell: every legal move is found from its own cells, castling also from

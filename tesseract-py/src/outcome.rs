@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use tesseract_board::Color;
-use tesseract_movegen::GameEnd;
+use tesseract_movegen::{GameEnd, Termination as Rule};
 
 /// Why a game ended, with python-chess's names for the ends the library knows.
 #[pyclass(module = "tesseract", name = "Termination", frozen, eq, eq_int, hash, rename_all = "SCREAMING_SNAKE_CASE")]
@@ -58,14 +58,14 @@ pub(crate) struct Outcome {
 impl Outcome {
     /// The outcome of a game end (tesseract-movegen's `GameEnd`).
     pub(crate) fn of(end: GameEnd) -> Outcome {
-        let termination = match end {
-            GameEnd::Checkmate { .. } => Termination::Checkmate,
-            GameEnd::Stalemate => Termination::Stalemate,
-            GameEnd::DeadDraw => Termination::InsufficientMaterial,
-            GameEnd::SeventyFiveMoves => Termination::SeventyfiveMoves,
-            GameEnd::Fivefold => Termination::FivefoldRepetition,
-            GameEnd::FiftyMoves => Termination::FiftyMoves,
-            GameEnd::Threefold => Termination::ThreefoldRepetition,
+        let termination = match end.termination() {
+            Rule::Checkmate => Termination::Checkmate,
+            Rule::Stalemate => Termination::Stalemate,
+            Rule::DeadDraw => Termination::InsufficientMaterial,
+            Rule::SeventyFiveMoves => Termination::SeventyfiveMoves,
+            Rule::Fivefold => Termination::FivefoldRepetition,
+            Rule::FiftyMoves => Termination::FiftyMoves,
+            Rule::Threefold => Termination::ThreefoldRepetition,
         };
         Outcome { termination, winner: end.winner().map(|c| c == Color::White) }
     }

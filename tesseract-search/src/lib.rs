@@ -137,7 +137,7 @@ pub use search::{
     Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
 };
 /// How a game ended: the rules-level game's ends, re-exported for the engine's users.
-pub use tesseract_movegen::GameEnd;
+pub use tesseract_movegen::{GameEnd, Termination};
 pub use tier::{ParseTierError, Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};

@@ -50,7 +50,7 @@ use crate::game::Game;
 use crate::search::{Limits, Options, Searcher};
 use crate::tier::Tier;
 use crate::tt::TableAllocError;
-use tesseract_movegen::GameEnd;
+use tesseract_movegen::{GameEnd, Termination};
 
 /// Who chooses the moves of one side in a playout.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -186,68 +186,62 @@ impl fmt::Display for GameResult {
     }
 }
 
-/// Why a playout ended: one of the rules' ends ([`GameEnd`]), or the ply cap.
+/// Why a playout ended: one of the rules' ends ([`Termination`]), or the ply cap. Serialized (and written
+/// in CSV) as its [`name`](EndReason::name).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum EndReason {
-    /// The side to move is mated (text `checkmate`).
-    Checkmate,
-    /// The side to move has no legal move and is not in check (text `stalemate`).
-    Stalemate,
-    /// A dead position by material (text `dead_draw`).
-    DeadDraw,
-    /// The position occurred for the fifth time (text `fivefold`; playouts claim the threefold first).
-    Fivefold,
-    /// 150 plies without a capture or a pawn move (text `seventy_five_moves`; playouts claim the 50-move
-    /// rule first).
-    SeventyFiveMoves,
-    /// The position occurred for the third time (text `threefold`).
-    Threefold,
-    /// 100 plies without a capture or a pawn move (text `fifty_moves`).
-    FiftyMoves,
+    /// An end by the rules (playouts claim every draw as soon as allowed, so the automatic fivefold and
+    /// 75-move draws only come after the claims were refused: never, here).
+    Rules(Termination),
     /// The playout's ply cap was reached with the game still on: a draw here (text `ply_cap`).
     PlyCap,
 }
 
 impl EndReason {
-    /// Every reason, in the order of the summary tables.
-    pub const ALL: [EndReason; 8] = [
-        EndReason::Checkmate,
-        EndReason::Stalemate,
-        EndReason::DeadDraw,
-        EndReason::Fivefold,
-        EndReason::SeventyFiveMoves,
-        EndReason::Threefold,
-        EndReason::FiftyMoves,
-        EndReason::PlyCap,
-    ];
+    /// Every reason, in the order of the summary tables: the rules' ends, then the cap.
+    pub const ALL: [EndReason; 8] = {
+        let mut all = [EndReason::PlyCap; 8];
+        let mut i = 0;
+        while i < Termination::ALL.len() {
+            all[i] = EndReason::Rules(Termination::ALL[i]);
+            i += 1;
+        }
+        all
+    };
 
-    /// The text: [`GameEnd::name`] for the rules' ends, `ply_cap` for the cap.
+    /// The text: [`Termination::name`] for the rules' ends (`checkmate`, `threefold`, …), `ply_cap` for
+    /// the cap.
     pub const fn name(self) -> &'static str {
         match self {
-            EndReason::Checkmate => GameEnd::Checkmate { winner: tesseract_board::Color::White }.name(),
-            EndReason::Stalemate => GameEnd::Stalemate.name(),
-            EndReason::DeadDraw => GameEnd::DeadDraw.name(),
-            EndReason::Fivefold => GameEnd::Fivefold.name(),
-            EndReason::SeventyFiveMoves => GameEnd::SeventyFiveMoves.name(),
-            EndReason::Threefold => GameEnd::Threefold.name(),
-            EndReason::FiftyMoves => GameEnd::FiftyMoves.name(),
+            EndReason::Rules(t) => t.name(),
             EndReason::PlyCap => "ply_cap",
         }
+    }
+
+    /// The reason of a [`EndReason::name`].
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
     }
 }
 
 impl From<GameEnd> for EndReason {
     fn from(end: GameEnd) -> EndReason {
-        match end {
-            GameEnd::Checkmate { .. } => EndReason::Checkmate,
-            GameEnd::Stalemate => EndReason::Stalemate,
-            GameEnd::DeadDraw => EndReason::DeadDraw,
-            GameEnd::Fivefold => EndReason::Fivefold,
-            GameEnd::SeventyFiveMoves => EndReason::SeventyFiveMoves,
-            GameEnd::Threefold => EndReason::Threefold,
-            GameEnd::FiftyMoves => EndReason::FiftyMoves,
-        }
+        EndReason::Rules(end.termination())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for EndReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for EndReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<EndReason, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        EndReason::from_name(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown end reason {s:?}")))
     }
 }
 

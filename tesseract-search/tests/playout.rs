@@ -7,7 +7,7 @@ use tesseract_movegen::naive;
 use tesseract_search::playout::{
     EndReason, GameResult, GameStats, Playout, Policy, PolicyError, game_seed, play_random,
 };
-use tesseract_search::{Game, Tier};
+use tesseract_search::{Game, Termination, Tier};
 
 /// Replays the playout's game from its start through the checked path ([`Game::play`]) and recounts every
 /// statistic, the legal moves with the naive generator (which shares no code with the fast one).
@@ -48,7 +48,7 @@ fn check_consistent(start: &Position, game: &Game, stats: &GameStats, max_plies:
             assert_eq!(stats.result, GameResult::Draw);
         }
     }
-    if stats.reason == EndReason::Checkmate {
+    if stats.reason == EndReason::Rules(Termination::Checkmate) {
         // The mated side is to move.
         assert_eq!(stats.result.winner(), Some(replay.position().turn().other()));
     }
@@ -110,11 +110,11 @@ fn the_same_seed_gives_the_same_game() {
 fn pinned_random_games() {
     // (start, plies, reason, captures, promotions, checks, mean branching), seed 1, all drawn.
     let cases = [
-        ("standard", 1265, EndReason::FiftyMoves, 46, 13, 59, 239.6403162055336),
-        ("raumschach", 487, EndReason::FiftyMoves, 30, 11, 34, 66.43121149897331),
+        ("standard", 1265, EndReason::Rules(Termination::FiftyMoves), 46, 13, 59, 239.6403162055336),
+        ("raumschach", 487, EndReason::Rules(Termination::FiftyMoves), 30, 11, 34, 66.43121149897331),
         // Until FIDE's dead positions by material were a rule this game went on to the 50-move claim at
         // ply 651; the same moves reach a dead position (a minor piece against a king) at ply 551.
-        ("classic", 551, EndReason::DeadDraw, 29, 2, 28, 22.406533575317603),
+        ("classic", 551, EndReason::Rules(Termination::DeadDraw), 29, 2, 28, 22.406533575317603),
     ];
     for (name, plies, reason, captures, promotions, checks, branching) in cases {
         let s = play_random(&start::by_name(name).unwrap(), 1, Playout::DEFAULT_MAX_PLIES);
@@ -160,14 +160,20 @@ fn an_engine_mates_and_the_stats_say_so() {
     // White mates in one (Qh5-f7 style): the engine finds it, the game ends at once.
     let start = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4").unwrap();
     let stats = Playout::new(Policy::Nodes(20_000), Policy::Random).play(&start, 1);
-    assert_eq!((stats.plies, stats.reason, stats.result), (1, EndReason::Checkmate, GameResult::White));
+    assert_eq!(
+        (stats.plies, stats.reason, stats.result),
+        (1, EndReason::Rules(Termination::Checkmate), GameResult::White)
+    );
     assert_eq!((stats.captures, stats.checks, stats.black_pieces), (1, 1, 15));
     // A finished game plays no move.
     let mated = Position::from_fen("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4").unwrap();
     let stats = play_random(&mated, 1, 100);
-    assert_eq!((stats.plies, stats.reason, stats.result), (0, EndReason::Checkmate, GameResult::White));
+    assert_eq!(
+        (stats.plies, stats.reason, stats.result),
+        (0, EndReason::Rules(Termination::Checkmate), GameResult::White)
+    );
     let kings = Position::from_fen("8/8/4k3/8/8/3K4/8/8 w - - 0 1").unwrap();
-    assert_eq!(play_random(&kings, 1, 100).reason, EndReason::DeadDraw);
+    assert_eq!(play_random(&kings, 1, 100).reason, EndReason::Rules(Termination::DeadDraw));
 }
 
 #[test]

@@ -102,7 +102,7 @@ fn game_rules_and_undo() {
     }
     game.play_text("f6g8").unwrap();
     assert_eq!(game.repetitions(), 3);
-    assert_eq!(game.status(), Some(tesseract_search::GameEnd::Threefold));
+    assert_eq!(game.status(), Some(tesseract_search::GameEnd::draw(tesseract_movegen::Termination::Threefold)));
     assert!(game.undo().is_some());
     assert_eq!(game.status(), None);
     assert!(game.play_text("e2e5").is_err());

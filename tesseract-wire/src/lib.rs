@@ -128,6 +128,8 @@ pub use keys::{EphemeralKey, Identity, IdentityKey, InvitationSecret, KeyError, 
 pub use session::{
     Action, EndReason, Event, GameResult, MAX_STATE, MatchConfig, Phase, STATE_FORMAT, Session, StateError,
 };
+/// The rules' ends, which [`EndReason::Rules`] names (tesseract-movegen's one list of them).
+pub use tesseract_movegen::Termination;
 /// The buffer type that wipes secrets on drop (from the `zeroize` crate), as [`Session::save_state`] and
 /// [`IdentityKey::to_bytes`] return them.
 pub use zeroize::Zeroizing;

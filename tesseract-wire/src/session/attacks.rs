@@ -916,7 +916,10 @@ fn attack_22_forged_resign_or_end() {
     b.play_text("d8h4").unwrap();
     let mate = drain(&mut b).remove(0);
     let events = w.receive(&mate).unwrap();
-    assert!(events.contains(&Event::GameOver(GameResult { winner: Some(Color::Black), reason: EndReason::Checkmate })));
+    assert!(events.contains(&Event::GameOver(GameResult {
+        winner: Some(Color::Black),
+        reason: EndReason::Rules(Termination::Checkmate)
+    })));
     let end = drain(&mut w).remove(0);
     let mut m = message(&end);
     m.tag = Tag::from_bytes([1; 32]);
@@ -932,7 +935,10 @@ fn attack_22_forged_resign_or_end() {
         pump(&mut w, &mut b);
     }
     assert_eq!(w.phase(), b.phase());
-    assert_eq!(w.result(), Some(GameResult { winner: Some(Color::Black), reason: EndReason::Checkmate }));
+    assert_eq!(
+        w.result(),
+        Some(GameResult { winner: Some(Color::Black), reason: EndReason::Rules(Termination::Checkmate) })
+    );
 }
 
 /// 23. Nothing is accepted after a failure, not even a genuine frame; nothing is sent but one Abort.
@@ -1041,7 +1047,7 @@ fn start_position_already_over() {
     assert!(pos.outcome().is_some());
     let (mut w, mut b) = pair(pos);
     pump(&mut w, &mut b);
-    let stalemate = Some(GameResult { winner: None, reason: EndReason::Stalemate });
+    let stalemate = Some(GameResult { winner: None, reason: EndReason::Rules(Termination::Stalemate) });
     assert_eq!((w.result(), b.result()), (stalemate, stalemate));
 }
 
@@ -1066,11 +1072,11 @@ fn repetitions_are_claimable_at_three_and_end_the_match_at_five() {
     play_line(&mut w, &mut b, &dance);
     assert_eq!(w.claimable(), None);
     play_line(&mut w, &mut b, &dance);
-    assert_eq!(w.claimable(), Some(EndReason::Threefold));
+    assert_eq!(w.claimable(), Some(EndReason::Rules(Termination::Threefold)));
     play_line(&mut w, &mut b, &dance);
     assert_eq!(w.phase(), Phase::Playing);
     play_line(&mut w, &mut b, &dance);
-    let fivefold = Some(GameResult { winner: None, reason: EndReason::Fivefold });
+    let fivefold = Some(GameResult { winner: None, reason: EndReason::Rules(Termination::Fivefold) });
     assert_eq!((w.result(), b.result()), (fivefold, fivefold));
 }
 
@@ -1085,7 +1091,7 @@ fn a_dead_position_by_material_closes_the_match() {
     assert!(matches!(b.receive(&frame), Err(Error::FalseClaim(_))), "early claim");
     let (mut w, mut b) = established(start);
     play_line(&mut w, &mut b, &["b1c3"]);
-    let dead = Some(GameResult { winner: None, reason: EndReason::DeadDraw });
+    let dead = Some(GameResult { winner: None, reason: EndReason::Rules(Termination::DeadDraw) });
     assert_eq!((w.result(), b.result()), (dead, dead));
 }
 

@@ -2,7 +2,7 @@
 //! by rule; and the checks of a move text (RULES.md §4).
 
 use tesseract_board::{Color, Move, Position, TextMove};
-use tesseract_movegen::{Claims, Legal};
+use tesseract_movegen::{Claims, Legal, Termination};
 
 use super::{EndReason, GameResult};
 use crate::Error;
@@ -46,9 +46,9 @@ impl Game {
     pub(super) fn claimable(&self) -> Option<EndReason> {
         let claims = self.rules.claimable();
         if claims.contains(Claims::THREEFOLD) {
-            Some(EndReason::Threefold)
+            Some(EndReason::Rules(Termination::Threefold))
         } else if claims.contains(Claims::FIFTY_MOVES) {
-            Some(EndReason::FiftyMoves)
+            Some(EndReason::Rules(Termination::FiftyMoves))
         } else {
             None
         }
@@ -58,8 +58,8 @@ impl Game {
     pub(super) fn may_claim(&self, reason: EndReason) -> bool {
         let claims = self.rules.claimable();
         match reason {
-            EndReason::Threefold => claims.contains(Claims::THREEFOLD),
-            EndReason::FiftyMoves => claims.contains(Claims::FIFTY_MOVES),
+            EndReason::Rules(Termination::Threefold) => claims.contains(Claims::THREEFOLD),
+            EndReason::Rules(Termination::FiftyMoves) => claims.contains(Claims::FIFTY_MOVES),
             _ => false,
         }
     }

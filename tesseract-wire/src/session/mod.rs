@@ -19,7 +19,7 @@
 use std::fmt;
 
 use tesseract_board::{Color, Move, Position};
-use tesseract_movegen::GameEnd;
+use tesseract_movegen::{GameEnd, Termination};
 
 use crate::Error;
 use crate::frame::{Frame, TAG_LEN};
@@ -43,25 +43,12 @@ use game::Game;
 use handshake::Handshake;
 use transport::Transport;
 
-/// How a game ended: one of the rules' ends ([`GameEnd`], tesseract-movegen's single definition), or
+/// How a game ended: one of the rules' ends ([`Termination`], tesseract-movegen's one list of them), or
 /// one that only players make (resignation, agreement, abort).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// The side to move is mated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// A dead position by material (kings alone; on 8×8 also FIDE's K+minor v K and same-colored
-    /// bishops).
-    DeadDraw,
-    /// The position occurred for the fifth time: drawn without a claim.
-    Fivefold,
-    /// 150 plies without capture or pawn move: drawn without a claim.
-    SeventyFiveMoves,
-    /// A draw claimed by threefold repetition.
-    Threefold,
-    /// A draw claimed under the 50-move rule (100 plies without capture or pawn move).
-    FiftyMoves,
+    /// An end by the rules: confirmed by the side to move, or a draw claimed (PROTOCOL.md §5.3).
+    Rules(Termination),
     /// A player resigned.
     Resignation,
     /// A draw offer was accepted.
@@ -71,58 +58,50 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// The ends an End message can carry, by the rules.
-    const BY_RULE: [EndReason; 7] = [
-        EndReason::Checkmate,
-        EndReason::Stalemate,
-        EndReason::DeadDraw,
-        EndReason::Fivefold,
-        EndReason::SeventyFiveMoves,
-        EndReason::Threefold,
-        EndReason::FiftyMoves,
-    ];
-
-    /// The text an End message carries for the reasons it can carry (the rules' ends).
+    /// The text an End message carries for the reasons it can carry (the rules' ends; PROTOCOL.md §5.3's
+    /// table).
     ///
     /// # Examples
     /// ```
+    /// use tesseract_movegen::Termination;
     /// use tesseract_wire::EndReason;
-    /// assert_eq!(EndReason::FiftyMoves.wire_text(), Some("fifty-moves"));
-    /// assert_eq!(EndReason::from_wire_text("checkmate"), Some(EndReason::Checkmate));
+    /// assert_eq!(EndReason::Rules(Termination::FiftyMoves).wire_text(), Some("fifty-moves"));
+    /// assert_eq!(EndReason::from_wire_text("checkmate"), Some(EndReason::Rules(Termination::Checkmate)));
     /// assert_eq!(EndReason::Resignation.wire_text(), None);
     /// ```
     pub const fn wire_text(self) -> Option<&'static str> {
-        match self {
-            EndReason::Checkmate => Some("checkmate"),
-            EndReason::Stalemate => Some("stalemate"),
-            EndReason::DeadDraw => Some("dead-draw"),
-            EndReason::Fivefold => Some("fivefold"),
-            EndReason::SeventyFiveMoves => Some("seventy-five-moves"),
-            EndReason::Threefold => Some("threefold"),
-            EndReason::FiftyMoves => Some("fifty-moves"),
-            _ => None,
-        }
+        let EndReason::Rules(t) = self else { return None };
+        Some(match t {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::DeadDraw => "dead-draw",
+            Termination::Fivefold => "fivefold",
+            Termination::SeventyFiveMoves => "seventy-five-moves",
+            Termination::Threefold => "threefold",
+            Termination::FiftyMoves => "fifty-moves",
+        })
     }
 
     /// The reason an End text names, if any.
     pub fn from_wire_text(text: &str) -> Option<EndReason> {
-        EndReason::BY_RULE.into_iter().find(|r| r.wire_text() == Some(text))
+        Termination::ALL.into_iter().map(EndReason::Rules).find(|r| r.wire_text() == Some(text))
     }
 
     /// A name for programs and logs: the End text for the rules' ends, else `resignation`,
     /// `draw-agreed` or `aborted`.
     ///
     /// ```
+    /// use tesseract_movegen::Termination;
     /// use tesseract_wire::EndReason;
     /// assert_eq!(EndReason::DrawAgreed.name(), "draw-agreed");
-    /// assert_eq!(EndReason::Fivefold.name(), "fivefold");
+    /// assert_eq!(EndReason::Rules(Termination::Fivefold).name(), "fivefold");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
             EndReason::Resignation => "resignation",
             EndReason::DrawAgreed => "draw-agreed",
             EndReason::Aborted => "aborted",
-            _ => match self.wire_text() {
+            EndReason::Rules(_) => match self.wire_text() {
                 Some(text) => text,
                 None => "aborted",
             },
@@ -132,15 +111,7 @@ impl EndReason {
 
 impl From<GameEnd> for EndReason {
     fn from(end: GameEnd) -> EndReason {
-        match end {
-            GameEnd::Checkmate { .. } => EndReason::Checkmate,
-            GameEnd::Stalemate => EndReason::Stalemate,
-            GameEnd::DeadDraw => EndReason::DeadDraw,
-            GameEnd::Fivefold => EndReason::Fivefold,
-            GameEnd::SeventyFiveMoves => EndReason::SeventyFiveMoves,
-            GameEnd::Threefold => EndReason::Threefold,
-            GameEnd::FiftyMoves => EndReason::FiftyMoves,
-        }
+        EndReason::Rules(end.termination())
     }
 }
 

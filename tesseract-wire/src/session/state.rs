@@ -5,6 +5,7 @@
 
 use sha2::{Digest, Sha256};
 use tesseract_board::{CastlingMode, Color};
+use tesseract_movegen::Termination;
 use zeroize::Zeroizing;
 
 use super::chain::{Chain, ChainState, color_byte};
@@ -80,32 +81,32 @@ fn stage_byte(stage: Stage) -> u8 {
 /// a byte here and in [`reason_of`].
 fn reason_byte(r: EndReason) -> u8 {
     match r {
-        EndReason::Checkmate => 0,
-        EndReason::Stalemate => 1,
-        EndReason::DeadDraw => 2,
-        EndReason::Threefold => 3,
-        EndReason::FiftyMoves => 4,
+        EndReason::Rules(Termination::Checkmate) => 0,
+        EndReason::Rules(Termination::Stalemate) => 1,
+        EndReason::Rules(Termination::DeadDraw) => 2,
+        EndReason::Rules(Termination::Threefold) => 3,
+        EndReason::Rules(Termination::FiftyMoves) => 4,
         EndReason::Resignation => 5,
         EndReason::DrawAgreed => 6,
         EndReason::Aborted => 7,
-        EndReason::Fivefold => 8,
-        EndReason::SeventyFiveMoves => 9,
+        EndReason::Rules(Termination::Fivefold) => 8,
+        EndReason::Rules(Termination::SeventyFiveMoves) => 9,
     }
 }
 
 /// The end reason of a byte, the inverse of [`reason_byte`]; `None` for a byte no reason has.
 fn reason_of(b: u8) -> Option<EndReason> {
     Some(match b {
-        0 => EndReason::Checkmate,
-        1 => EndReason::Stalemate,
-        2 => EndReason::DeadDraw,
-        3 => EndReason::Threefold,
-        4 => EndReason::FiftyMoves,
+        0 => EndReason::Rules(Termination::Checkmate),
+        1 => EndReason::Rules(Termination::Stalemate),
+        2 => EndReason::Rules(Termination::DeadDraw),
+        3 => EndReason::Rules(Termination::Threefold),
+        4 => EndReason::Rules(Termination::FiftyMoves),
         5 => EndReason::Resignation,
         6 => EndReason::DrawAgreed,
         7 => EndReason::Aborted,
-        8 => EndReason::Fivefold,
-        9 => EndReason::SeventyFiveMoves,
+        8 => EndReason::Rules(Termination::Fivefold),
+        9 => EndReason::Rules(Termination::SeventyFiveMoves),
         _ => return None,
     })
 }
