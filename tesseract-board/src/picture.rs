@@ -169,6 +169,10 @@ impl fmt::Display for Diagram<'_> {
                 for x in 1..=n {
                     self.cell(&mut out, g.cell(&[x]).expect("on the board"));
                 }
+                // No label before the row: an unmarked first cell starts with its letter.
+                if out.starts_with(' ') {
+                    out.remove(0);
+                }
                 out.push('\n');
             }
             2 => {

@@ -735,9 +735,10 @@ impl Position {
         self.hash = undo.hash;
     }
 
-    /// Where the king lands if `m` is a castling move here (the king moving onto its own rook: `Move::to`
-    /// is the rook's cell), else `None`: the g or c file of its rank on 8×8, in classic chess and in
-    /// Chess960 alike. A GUI lights this cell as well as the rook's for a two-step king click.
+    /// Where the king lands if `m` is a castling move here (the king moving onto its own rook that still
+    /// has its castling right: `Move::to` is the rook's cell), else `None`: the g or c file of its rank
+    /// on 8×8, in classic chess and in Chess960 alike (whether the move is legal is the generator's
+    /// question). A GUI lights this cell as well as the rook's for a two-step king click.
     ///
     /// # Examples
     /// ```
@@ -749,12 +750,13 @@ impl Position {
     /// # Ok::<_, tesseract_board::FromFenError>(())
     /// ```
     pub fn castling_king_to(&self, m: Move) -> Option<Cell> {
-        match (self.piece_at(m.from), self.piece_at(m.to)) {
-            (Some(k), Some(r)) if k.role == Role::King && r.role == Role::Rook && k.color == r.color => {
-                Some(self.castling_destinations(m).0)
-            }
-            _ => None,
+        if self.shape() != Shape::CHESS || !self.geo.contains(m.from) || !self.geo.contains(m.to) {
+            return None;
         }
+        let king = self.piece_at(m.from).filter(|k| k.role == Role::King)?;
+        let side =
+            if self.geo.coord(m.to, 0) > self.geo.coord(m.from, 0) { CastlingSide::King } else { CastlingSide::Queen };
+        (self.castling.rook(king.color, side) == Some(m.to)).then(|| self.castling_destinations(m).0)
     }
 
     /// Where king and rook land for a castling move written king-takes-rook.

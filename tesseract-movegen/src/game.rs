@@ -12,15 +12,23 @@
 //! | [`Termination::FiftyMoves`] | claimable ([`Claims::FIFTY_MOVES`]) | 100 plies without a capture or a pawn move |
 //!
 //! A mate on the move that reaches the 75-move or the fivefold mark is a mate: the board's rules come first.
-//! A position "occurs again" when its [hash](tesseract_board::Position::hash) is equal: the same pieces
-//! on the same cells, the same side to move, the same castling rights and en passant cell (the hash
-//! includes the en passant cell only when an enemy pawn stands ready to capture there).
-//! Only the positions since the last capture or pawn move can repeat, so only those are compared.
+//! A position "occurs again" as FIDE and python-chess count it: the same pieces on the same cells, the same
+//! side to move, the same castling rights, and the same en passant right, which counts only when an en
+//! passant capture is legal (a pawn that could take but is pinned gives no right). The comparison is by
+//! [`Game::repetition_key`], the Zobrist hash without an en passant cell that cannot be used. Only the
+//! positions since the last capture or pawn move can repeat, so only those are compared.
+//!
+//! Claims are those of the position on the board. FIDE also lets a player claim by writing down a move
+//! that would make the claim hold; that is for the caller to try (play the move, see
+//! [`Game::claimable`], undo).
 
 use std::fmt;
 
 use tesseract_board::{Color, Move, Position, TextMove, Undo};
 
+use tesseract_board::zobrist::Zobrist;
+
+use crate::fast::legal_moves;
 use crate::pgn::{GameResult, PgnGame};
 use crate::rules::{Legal, MoveError, Outcome};
 
@@ -229,6 +237,7 @@ pub struct Game {
     moves: Vec<Move>,
     undos: Vec<Undo>,
     hashes: Vec<u64>,
+    keys: Vec<u64>,
     redo: Vec<Move>,
 }
 
@@ -245,7 +254,15 @@ impl Eq for Game {}
 impl Game {
     /// A new game from `start`.
     pub fn new(start: Position) -> Game {
-        Game { pos: start.clone(), start, moves: Vec::new(), undos: Vec::new(), hashes: Vec::new(), redo: Vec::new() }
+        Game {
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+            undos: Vec::new(),
+            hashes: Vec::new(),
+            keys: Vec::new(),
+            redo: Vec::new(),
+        }
     }
 
     /// The game of moves written as text (RULES.md §4) from `start`, each one checked.
@@ -294,9 +311,9 @@ impl Game {
     /// # Errors
     /// [`MoveError`] when it is not legal; the game is unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        let hash = self.pos.hash();
+        let before = (self.pos.hash(), Game::repetition_key(&self.pos));
         let undo = self.pos.play(m)?;
-        self.push(m, undo, hash);
+        self.push(m, undo, before);
         Ok(())
     }
 
@@ -305,13 +322,15 @@ impl Game {
     /// illegal move breaks the game's invariants (debug builds check).
     pub fn play_unchecked(&mut self, m: Move) {
         debug_assert!(self.pos.is_legal(m), "play_unchecked of an illegal move");
-        let hash = self.pos.hash();
+        let before = (self.pos.hash(), Game::repetition_key(&self.pos));
         let undo = self.pos.make(m);
-        self.push(m, undo, hash);
+        self.push(m, undo, before);
     }
 
-    fn push(&mut self, m: Move, undo: Undo, hash: u64) {
+    /// Records a move played, with the hash and the repetition key of the position before it.
+    fn push(&mut self, m: Move, undo: Undo, (hash, key): (u64, u64)) {
         self.hashes.push(hash);
+        self.keys.push(key);
         self.moves.push(m);
         self.undos.push(undo);
         if self.redo.last() == Some(&m) {
@@ -336,6 +355,7 @@ impl Game {
         let m = self.moves.pop()?;
         let undo = self.undos.pop().expect("one undo per move");
         self.hashes.pop();
+        self.keys.pop();
         self.pos.unmake(m, undo);
         self.redo.push(m);
         Some(m)
@@ -356,8 +376,25 @@ impl Game {
     /// How many times the current position has occurred (counting now; only positions since the last
     /// capture or pawn move can be equal).
     pub fn repetitions(&self) -> usize {
-        let h = self.pos.hash();
-        1 + self.hashes.iter().rev().take(self.pos.halfmove_clock() as usize).filter(|&&x| x == h).count()
+        let key = Game::repetition_key(&self.pos);
+        1 + self.keys.iter().rev().take(self.pos.halfmove_clock() as usize).filter(|&&k| k == key).count()
+    }
+
+    /// The key positions are compared by for repetitions: the Zobrist hash, without its en passant cell
+    /// when no en passant capture is legal there (the hash keeps the cell whenever an enemy pawn stands
+    /// beside the pawn that double-stepped, pinned or not). Positions that FIDE counts as the same have
+    /// equal keys.
+    pub fn repetition_key(pos: &Position) -> u64 {
+        let Some(ep) = pos.en_passant() else { return pos.hash() };
+        let g = pos.geometry();
+        // A pawn's capture moves change x (or z, in 3D and 4D); its steps do not.
+        let sideways = |m: &Move| {
+            g.coord(m.from, 0) != g.coord(m.to, 0) || (g.dims() >= 3 && g.coord(m.from, 2) != g.coord(m.to, 2))
+        };
+        let takes = legal_moves(pos).iter().any(|m| {
+            m.to == ep.target && sideways(m) && pos.piece_at(m.from).is_some_and(|p| p.role.pawn_axis().is_some())
+        });
+        if takes { pos.hash() } else { pos.hash() ^ Zobrist::of(pos.shape()).en_passant(ep.target) }
     }
 
     /// The end by the rules that need no claim: mate, stalemate, dead position, fivefold repetition, the
@@ -370,9 +407,13 @@ impl Game {
     }
 
     /// The draws the side to move may claim now (threefold repetition, the 50-move rule), as FIDE allows
-    /// them in the position on the board.
+    /// them in the position on the board; none once the board's rules have ended the game.
     pub fn claimable(&self) -> Claims {
         let mut claims = Claims::empty();
+        if self.pos.outcome().is_some() {
+            // A game over on the board (mate, stalemate, dead position) leaves nothing to claim.
+            return claims;
+        }
         if self.pos.halfmove_clock() >= 100 {
             claims |= Claims::FIFTY_MOVES;
         }

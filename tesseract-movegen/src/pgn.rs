@@ -1098,7 +1098,9 @@ impl<'a> Parser<'a> {
                     let digits = s.bytes().all(|c| c.is_ascii_digit());
                     // A move number: digits before a period, or on a 2D board a short number without one (as
                     // python-chess reads it); longer digits are a move text of another board.
-                    if digits && (matches!(self.peek(), Some(Ok((Tok::Period, _)))) || (!long && s.len() <= 4)) {
+                    // `0000` is no move number but UCI's null move (refused below, as python-chess reads it).
+                    let number = digits && s != "0000";
+                    if number && (matches!(self.peek(), Some(Ok((Tok::Period, _)))) || (!long && s.len() <= 4)) {
                         continue;
                     }
                     any = true;

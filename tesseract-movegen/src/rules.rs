@@ -87,6 +87,10 @@ pub fn text_line(pos: &Position, line: &[Move]) -> Vec<TextMove> {
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for &m in line {
+        let g = p.geometry();
+        if !g.contains(m.from) || !g.contains(m.to) {
+            break;
+        }
         let text = TextMove::from_move(m, &p);
         if p.play(m).is_err() {
             break;
@@ -158,7 +162,7 @@ pub trait Legal {
     /// Parses and resolves a move text in one step.
     ///
     /// # Errors
-    /// As [`Legal::resolve`], and [`MoveError::Illegal`] for text that is not a move.
+    /// As [`Legal::resolve`], and [`MoveError::Text`] for text that is not a move.
     fn parse_move(&self, text: &str) -> Result<Move, MoveError>;
 
     /// The outcome if the game is over by the rules of the board (mate, stalemate, dead position); the

@@ -265,3 +265,48 @@ fn clicks_find_every_legal_move_and_castling_by_the_two_step() {
     let err = promo.move_between(cell(&promo, "b7"), tesseract_board::Cell::new(64), None).unwrap_err();
     assert!(matches!(err, MoveError::CellOffBoard { which: "to", .. }), "{err:?}");
 }
+
+/// An en passant right that cannot be used (the pawn that could take is pinned) does not make a position
+/// different (FIDE; python-chess's `is_repetition` says 3 here).
+#[test]
+fn an_unusable_en_passant_right_does_not_count_for_repetitions() {
+    let mut game = Game::new(pos("3k4/3p4/8/K3P2r/8/8/8/8 b - - 0 1"));
+    play_all(&mut game, &["d7d5", "a5a4", "d8e8", "a4a5", "e8d8", "a5a4", "d8e8", "a4a5", "e8d8"]);
+    assert_eq!(game.repetitions(), 3);
+    assert_eq!(game.claimable(), Claims::THREEFOLD);
+    // A usable right does count: without the rook, exd6 is legal and the first position differs.
+    let mut free = Game::new(pos("3k4/3p4/8/K3P3/8/8/8/8 b - - 0 1"));
+    play_all(&mut free, &["d7d5", "a5a4", "d8e8", "a4a5", "e8d8", "a5a4", "d8e8", "a4a5", "e8d8"]);
+    assert_eq!(free.repetitions(), 2);
+}
+
+/// Nothing is claimable once the board has ended the game (python-chess: no claim without a legal move).
+#[test]
+fn nothing_is_claimable_after_mate() {
+    let mut game = Game::new(pos("7k/8/6K1/8/8/8/8/R7 w - - 120 100"));
+    game.play_text("a1a8").unwrap();
+    assert_eq!(game.claimable(), Claims::empty());
+    assert_eq!(game.end(Claims::all()), Some(GameEnd::checkmate(Color::White)));
+}
+
+/// `text_line` stops at a move naming a cell off the board, and `castling_king_to` answers `None` for
+/// anything but a castling move with its right on 8×8.
+#[test]
+fn untrusted_lines_and_castling_questions_do_not_panic() {
+    use tesseract_board::{Cell, Move};
+    let chess = start::chess();
+    let off = Move { from: Cell::new(600), to: Cell::new(601), promotion: None };
+    assert!(tesseract_movegen::text_line(&chess, &[off]).is_empty());
+    let s4 = s4d();
+    let king = s4.king(Color::White);
+    for (cell, piece) in s4.pieces() {
+        if piece.role == Role::Rook {
+            assert_eq!(s4.castling_king_to(Move { from: king, to: cell, promotion: None }), None);
+        }
+    }
+    let no_rights = pos("4k3/8/8/8/8/8/8/R3K2R w - - 0 1");
+    let g = no_rights.geometry();
+    let e1h1 = Move { from: g.parse_cell("e1").unwrap(), to: g.parse_cell("h1").unwrap(), promotion: None };
+    assert_eq!(no_rights.castling_king_to(e1h1), None);
+    assert_eq!(no_rights.castling_king_to(off), None);
+}

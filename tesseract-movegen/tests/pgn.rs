@@ -416,3 +416,12 @@ proptest! {
         }
     }
 }
+
+/// `0000` is UCI's null move, not a move number: a game with one is refused by name (python-chess reads
+/// it as a null move; a `Move` cannot be one), never read as a different game.
+#[test]
+fn a_null_move_is_refused_not_skipped() {
+    let err = read_games("1. e4 0000 2. e5 0000 3. Nf3 *\n").next().unwrap().unwrap_err();
+    assert!(matches!(err.kind, PgnErrorKind::NullMove(ref t) if t == "0000"), "{err}");
+    assert_eq!(err.ply, Some(2), "{err}");
+}

@@ -372,8 +372,8 @@ impl Board {
     }
 
     /// Whether the material left can never mate: kings alone; on 8×8 also K+N v K, K+B v K and bishops
-    /// all on one color (FIDE's dead positions by material; python-chess's rule is wider: it also counts
-    /// positions where only one side cannot mate).
+    /// all on one color (FIDE's dead positions by material, as python-chess's `is_insufficient_material`
+    /// decides them).
     fn is_insufficient_material(&self) -> bool {
         self.pos().is_insufficient_material()
     }
@@ -388,7 +388,9 @@ impl Board {
         self.game.repetitions() >= 5
     }
 
-    /// Whether the side to move may claim a draw now: threefold repetition or the 50-move rule.
+    /// Whether the side to move may claim a draw now: threefold repetition or the 50-move rule, in the
+    /// position on the board (python-chess's `can_claim_draw` also tries each legal move for a claim made
+    /// by writing the move down; this one does not).
     fn can_claim_draw(&self) -> bool {
         !self.game.rules().claimable().is_empty()
     }

@@ -296,3 +296,49 @@ fn saved_states_and_frames_are_byte_for_byte_stable() {
     let hex: String = digest.iter().map(|x| format!("{x:02x}")).collect();
     assert_eq!(hex, "1bc12d93d898b3c4533eea7413112d00566bd1f720eaad2414cfab88665c1e3f");
 }
+
+/// Black's state after White's first move, in a position where another move of the same length would
+/// have ended the game by rule: `e1d1` (the king steps out of the queen's check) and `b1c3` (the knight
+/// takes the queen, leaving a knight against a king: a dead position on 8×8).
+fn black_saved_after(start: &Position, white: &str, black_reply: Option<&str>) -> Vec<u8> {
+    let (mut w, mut b) = pair(start);
+    for _ in 0..2 {
+        for f in drain(&mut b) {
+            w.receive(&f).unwrap();
+        }
+        for f in drain(&mut w) {
+            b.receive(&f).unwrap();
+        }
+    }
+    w.play_text(white).unwrap();
+    for f in drain(&mut w) {
+        b.receive(&f).unwrap();
+    }
+    if let Some(reply) = black_reply {
+        b.play_text(reply).unwrap();
+    }
+    b.save_state().unwrap().to_vec()
+}
+
+/// A state whose board is over by rule with the saver to move (as a version whose rules had not ended
+/// the game there would have saved it) is resumed with the end confirmed at once, not left waiting; a
+/// state with moves after such an end is refused.
+#[test]
+fn a_state_over_by_rule_is_confirmed_on_resume_and_moves_after_it_are_refused() {
+    let start = Position::from_fen("4k3/8/8/8/8/2q5/8/1N2K3 w - - 0 1").unwrap();
+    let saved = black_saved_after(&start, "e1d1", None);
+    let at = saved.windows(4).position(|w| w == b"e1d1").unwrap();
+    let mut over = saved.clone();
+    over[at..at + 4].copy_from_slice(b"b1c3");
+    let mut b = Session::resume(config(Color::Black, &start), &me(Color::Black), &reseal(over)).unwrap();
+    let Phase::Closed(result) = b.phase() else { panic!("not closed: {:?}", b.phase()) };
+    assert_eq!((result.winner, result.reason.name()), (None, "dead-draw"));
+    assert!(!drain(&mut b).is_empty(), "the End is queued for the peer");
+    // Black also replied in this state: a move after the end by rule.
+    let saved = black_saved_after(&start, "e1d1", Some("c3c2"));
+    let at = saved.windows(4).position(|w| w == b"e1d1").unwrap();
+    let mut after = saved.clone();
+    after[at..at + 4].copy_from_slice(b"b1c3");
+    let err = Session::resume(config(Color::Black, &start), &me(Color::Black), &reseal(after)).map(|_| ()).unwrap_err();
+    assert_eq!(err, StateError::Malformed("a move after the game was over by rule"));
+}

@@ -44,7 +44,9 @@ const MEANING = {
 const REASONS = {
   checkmate: 'checkmate',
   stalemate: 'stalemate',
-  'dead-draw': 'kings alone',
+  'dead-draw': 'insufficient material',
+  fivefold: 'fivefold repetition',
+  'seventy-five-moves': 'the 75-move rule',
   threefold: 'threefold repetition, claimed',
   'fifty-moves': 'the 50-move rule, claimed',
   resignation: 'resignation',

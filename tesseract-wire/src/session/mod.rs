@@ -441,8 +441,9 @@ impl Session {
         self.failure.as_ref()
     }
 
-    /// The game's end by rule (mate, stalemate, kings alone) reached on the board, while the side to move
-    /// has not confirmed it yet with its End message.
+    /// The game's end by a rule that needs no claim (mate, stalemate, dead position, fivefold repetition,
+    /// the 75-move rule) reached on the board, while the side to move has not confirmed it yet with its
+    /// End message.
     pub fn pending_end(&self) -> Option<GameResult> {
         self.game.over
     }

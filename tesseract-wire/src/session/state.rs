@@ -302,7 +302,9 @@ impl Session {
     /// Resumes a session saved by [`Session::save_state`], with the same configuration and long-term key
     /// it was started with (which the state is checked against). The resumed session holds the same
     /// keys, chain and board, and queues its unacknowledged frames again, as [`Session::retransmit`]
-    /// does; it goes on with the match as if it had never stopped.
+    /// does; it goes on with the match as if it had never stopped. A board over by rule with this side
+    /// to move (a state saved before the rules ended the game there) is confirmed at once: the End is
+    /// queued and [`Session::phase`] is closed.
     ///
     /// # Errors
     /// [`StateError::Oversize`], [`StateError::Format`], [`StateError::Malformed`] for bytes that are not a
@@ -430,6 +432,9 @@ impl Session {
                 return Err(bad("a move text longer than 16 bytes"));
             }
             let text = std::str::from_utf8(r.slice(len)?).map_err(|_| bad("a move text that is not text"))?;
+            if game.over.is_some() {
+                return Err(bad("a move after the game was over by rule"));
+            }
             let m = check_move_text(game.pos(), text).map_err(|_| bad("a move that is not legal in its position"))?;
             let ply = game.ply + 1;
             game.advance(m, ply, text.to_string());
@@ -457,7 +462,7 @@ impl Session {
             return Err(bad("a stage that does not agree with the keys held"));
         }
         debug_assert!(unacked.iter().chain(&last_accepted).all(|f| f.len() <= MAX_FRAME));
-        Ok(Session {
+        let mut session = Session {
             match_id: config.match_id,
             color,
             stage,
@@ -478,7 +483,12 @@ impl Session {
             chain: Chain { seq, prev, sender, snapshot },
             game,
             transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, last_accepted },
-        })
+        };
+        // A state saved in play whose board is over by rule with us to move (saved by a version whose rules
+        // had not ended the game there yet: a fifth repetition, 150 plies, K+B v K) confirms the end now,
+        // as a live session does at once; otherwise both sides would wait for each other.
+        session.confirm_end().map_err(|_| bad("the end by rule cannot be confirmed"))?;
+        Ok(session)
     }
 }
 
