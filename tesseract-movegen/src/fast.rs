@@ -112,8 +112,42 @@ struct Node<'a> {
     checkers: usize,
     /// Cells that answer a single check: the checker and the cells between it and the king.
     targets: ArrayVec<u16, 16>,
-    /// Pinned pieces and the offset of their pin ray.
-    pins: ArrayVec<(u16, i32), 128>,
+    /// Pinned pieces and the offset of their pin ray: at most one per line through the king, so at most
+    /// as many as directions, 3⁴ − 1 = 80 on the largest boards (a small node is cheap to build).
+    pins: ArrayVec<(u16, i32), 80>,
+}
+
+/// The set bits of a direction mask, lowest first. The mask is walked as two 64-bit halves: taking the
+/// lowest bit of a 128-bit number costs about twice the instructions, once per direction of every piece.
+struct Bits {
+    lo: u64,
+    hi: u64,
+}
+
+impl Bits {
+    #[inline]
+    fn of(mask: u128) -> Bits {
+        Bits { lo: mask as u64, hi: (mask >> 64) as u64 }
+    }
+}
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.lo != 0 {
+            let i = self.lo.trailing_zeros() as usize;
+            self.lo &= self.lo - 1;
+            Some(i)
+        } else if self.hi != 0 {
+            let i = self.hi.trailing_zeros() as usize;
+            self.hi &= self.hi - 1;
+            Some(64 + i)
+        } else {
+            None
+        }
+    }
 }
 
 #[inline]
@@ -220,10 +254,7 @@ impl<'a> Node<'a> {
             let s = s as usize;
             let zone = t.zone(s, self.king);
             let reach = if t.slides[self.mb[s] as usize] != 0 { zone[0] } else { zone[1] };
-            let mut m = reach & cand & !attacked;
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
+            for i in Bits::of(reach & cand & !attacked) {
                 if self.attacks(s, step(self.king, t.dirs[i])) {
                     attacked |= 1 << i;
                 }
@@ -287,10 +318,7 @@ impl<'a> Node<'a> {
         let from = self.cell(self.king);
         // The destinations a king move could have (on the board, not our own piece), then those attacked.
         let mut cand = 0u128;
-        let mut mask = self.t.dir_mask[from.index()];
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
+        for i in Bits::of(self.t.dir_mask[from.index()]) {
             let c = self.mb[step(self.king, self.t.dirs[i])];
             if (c == EMPTY && M::QUIETS) || (c != EMPTY && c != OFFBOARD && mailbox::color(c) == self.them) {
                 cand |= 1 << i;
@@ -300,10 +328,7 @@ impl<'a> Node<'a> {
             return;
         }
         // In direction order, as before: the search sees the moves in the same order.
-        let mut safe = cand & !self.attacked_neighbours(cand);
-        while safe != 0 {
-            let i = safe.trailing_zeros() as usize;
-            safe &= safe - 1;
+        for i in Bits::of(cand & !self.attacked_neighbours(cand)) {
             buf.push(from, step(self.king, self.t.dirs[i]), self.to_cell);
         }
     }
@@ -312,10 +337,8 @@ impl<'a> Node<'a> {
         let from = self.cell(p);
         let pin = self.pin_of(p);
         // Only the directions whose first step stays on the board, and that this piece slides along.
-        let mut mask = self.t.dir_mask[from.index()] & self.t.role_dirs[role.index()];
-        while mask != 0 {
-            let off = self.t.dirs[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
+        for i in Bits::of(self.t.dir_mask[from.index()] & self.t.role_dirs[role.index()]) {
+            let off = self.t.dirs[i];
             if let Some(po) = pin {
                 if off != po && off != -po {
                     continue;
