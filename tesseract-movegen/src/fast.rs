@@ -346,7 +346,28 @@ impl<'a> Node<'a> {
         let from = self.cell(p);
         let pin = self.pin_of(p);
         // Only the directions whose first step stays on the board, and that this piece slides along.
-        for i in Bits::of(self.t.dir_mask[from.index()] & self.t.role_dirs[role.index()]) {
+        let dirs = Bits::of(self.t.dir_mask[from.index()] & self.t.role_dirs[role.index()]);
+        if pin.is_none() && self.checkers == 0 {
+            // The common case, without the tests of pins and checks, in a loop of its own: a third of the
+            // generator's time is spent here, much of it at the ends of rays.
+            for i in dirs {
+                let off = self.t.dirs[i];
+                let mut q = step(p, off);
+                let mut c = self.mb[q];
+                while c == EMPTY {
+                    if M::QUIETS {
+                        buf.push(from, q, self.to_cell);
+                    }
+                    q = step(q, off);
+                    c = self.mb[q];
+                }
+                if c != OFFBOARD && mailbox::color(c) == self.them {
+                    buf.push(from, q, self.to_cell);
+                }
+            }
+            return;
+        }
+        for i in dirs {
             let off = self.t.dirs[i];
             if let Some(po) = pin {
                 if off != po && off != -po {
