@@ -18,7 +18,7 @@ use arrayvec::ArrayVec;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
 
-use crate::tables::{LEAP, PawnSteps, Tables, pawn_bit};
+use crate::tables::{LEAP, PROMOTES, PROMOTES_TWICE, PawnSteps, START_ROW, Tables, pawn_bit};
 
 /// A list of moves with room for the most moves any valid position can have ([`MAX_MOVES`], worked out
 /// in `tesseract_board`).
@@ -436,19 +436,19 @@ impl<'a> Node<'a> {
     fn pawn_moves<M: GenMode, S: Sink>(&self, p: usize, steps: &PawnSteps, buf: &mut S) {
         let g = self.t.geo;
         let from = self.cell(p);
-        let coord = g.coord(from, steps.axis);
+        let row = steps.rows[p];
         let pin = self.pin_of(p);
         let along_pin = |off: i32| pin.is_none_or(|po| off == po || off == -po);
         let q = step(p, steps.push);
-        let promote = coord as i32 + self.us.forward() as i32 == steps.last as i32;
+        let promote = row & PROMOTES != 0;
         if self.mb[q] == EMPTY && along_pin(steps.push) {
             if (M::QUIETS || promote) && self.answers_check(q) {
                 self.push_pawn_move(from, q, promote, buf);
             }
-            if coord == steps.start {
+            if row & START_ROW != 0 {
                 // On a side of 4 the double step lands on the last row, and promotes.
                 let q2 = step(q, steps.push);
-                let promote2 = coord as i32 + 2 * self.us.forward() as i32 == steps.last as i32;
+                let promote2 = row & PROMOTES_TWICE != 0;
                 if (M::QUIETS || promote2) && self.mb[q2] == EMPTY && self.answers_check(q2) {
                     self.push_pawn_move(from, q2, promote2, buf);
                 }
@@ -586,8 +586,7 @@ impl Node<'_> {
                 Role::King => continue,
                 Role::Knight => self.knight_moves::<M, S>(p, sink),
                 Role::YPawn | Role::WPawn => {
-                    let steps = pawn_steps.iter().find(|s| s.role == role).expect("pawn steps for every pawn");
-                    self.pawn_moves::<M, S>(p, steps, sink);
+                    self.pawn_moves::<M, S>(p, &pawn_steps[self.t.pawn_slot[role.index()]], sink);
                 }
                 _ => self.slider_moves::<M, S>(p, role, sink),
             }

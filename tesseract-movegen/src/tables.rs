@@ -10,15 +10,21 @@ use tesseract_board::{Color, Geometry, Role, Shape};
 #[derive(Debug, Clone)]
 pub(crate) struct PawnSteps {
     pub role: Role,
-    pub axis: usize,
     /// One step forward.
     pub push: i32,
     /// Forward and sideways along a capture axis.
     pub captures: Vec<i32>,
-    /// The coordinate (on its axis) of the start row, and of the last row.
-    pub start: u8,
-    pub last: u8,
+    /// Per mailbox index: [`START_ROW`], [`PROMOTES`], [`PROMOTES_TWICE`] for a pawn of this kind and colour
+    /// standing there (one load, where working it out from the cell's coordinate took three).
+    pub rows: Vec<u8>,
 }
+
+/// A [`PawnSteps::rows`] flag: the pawn stands on its start row (it may step twice).
+pub(crate) const START_ROW: u8 = 1;
+/// A [`PawnSteps::rows`] flag: one step forward reaches the last row.
+pub(crate) const PROMOTES: u8 = 2;
+/// A [`PawnSteps::rows`] flag: two steps forward reach the last row (a start row on a side of 4).
+pub(crate) const PROMOTES_TWICE: u8 = 4;
 
 #[derive(Debug)]
 pub(crate) struct Tables {
@@ -38,6 +44,8 @@ pub(crate) struct Tables {
     pub leaps: Vec<i32>,
     /// Pawn steps per colour.
     pub pawns: [Vec<PawnSteps>; 2],
+    /// Per role index: the index of its steps in `pawns` (pawn roles only).
+    pub pawn_slot: [usize; 9],
     /// Promotion roles on this board.
     pub promotions: Vec<Role>,
     /// How two cells relate, indexed by `to − from + relation_base` in mailbox units:
@@ -122,10 +130,22 @@ impl Tables {
                         Color::White => (2, n),
                         Color::Black => (n - 1, 1),
                     };
-                    PawnSteps { role, axis, push, captures, start, last }
+                    let mut rows = vec![0u8; geo.padded_len()];
+                    for cell in geo.all_cells() {
+                        let coord = geo.coord(cell, axis) as i32;
+                        let fwd = color.forward() as i32;
+                        rows[geo.padded(cell)] = if coord == start as i32 { START_ROW } else { 0 }
+                            | if coord + fwd == last as i32 { PROMOTES } else { 0 }
+                            | if coord + 2 * fwd == last as i32 { PROMOTES_TWICE } else { 0 };
+                    }
+                    PawnSteps { role, push, captures, rows }
                 })
                 .collect()
         });
+        let mut pawn_slot = [usize::MAX; 9];
+        for (i, steps) in pawns[0].iter().enumerate() {
+            pawn_slot[steps.role.index()] = i;
+        }
         let pawn_checks = Color::ALL.map(|color| {
             geo.directions()
                 .iter()
@@ -260,6 +280,7 @@ impl Tables {
             slide_dirs,
             leaps,
             pawns,
+            pawn_slot,
             promotions,
             relation,
             relation_base,
