@@ -161,7 +161,16 @@ pub struct Geometry {
     class_start: [usize; MAX_DIMS + 2],
     leaps: Box<[Leap]>,
     queen_reach: usize,
+    /// How two cells relate, indexed by the difference of their mailbox indices plus `padded_len − 1`
+    /// (read it through [`Geometry::line`]): `i + 1` when the second lies along direction `i` from the
+    /// first, [`LINE_LEAP`] for a knight leap, 0 otherwise. Empty where two displacements can share a
+    /// difference: two coordinates differ by at most `2n − 2`, so differences are unique when that is less
+    /// than the padded side `n + 4`, on sides up to 5 (and on one axis).
+    lines: Box<[u8]>,
 }
+
+/// The [`Geometry::line`] value of a knight leap.
+pub(crate) const LINE_LEAP: u8 = u8::MAX;
 
 /// The marker `to_cell` holds for a padding entry.
 const OFF: u16 = u16::MAX;
@@ -262,7 +271,21 @@ impl Geometry {
             })
             .max()
             .unwrap_or(0);
+        let mut lines = Vec::new();
+        if d == 1 || 2 * (n - 1) < p {
+            lines = vec![0u8; 2 * padded_len - 1];
+            let base = padded_len as i32 - 1;
+            for (i, dir) in directions.iter().enumerate() {
+                for k in 1..n as i32 {
+                    lines[(base + k * dir.offset) as usize] = i as u8 + 1;
+                }
+            }
+            for leap in &leaps {
+                lines[(base + leap.offset) as usize] = LINE_LEAP;
+            }
+        }
         Geometry {
+            lines: lines.into(),
             queen_reach,
             shape,
             padded_side: p,
@@ -322,6 +345,14 @@ impl Geometry {
     #[inline]
     pub fn padded_len(&self) -> usize {
         self.to_cell.len()
+    }
+
+    /// How the cells at mailbox indices `from` and `to` relate (see the field `lines`): `Some(0)` for no
+    /// line, `Some(i + 1)` along direction `i`, `Some(LINE_LEAP)` for a knight leap; `None` on shapes
+    /// without the table (sides of 6 and more).
+    #[inline]
+    pub(crate) fn line(&self, from: usize, to: usize) -> Option<u8> {
+        self.lines.get(self.to_cell.len() - 1 + to - from).copied()
     }
 
     /// The mailbox step for +1 on `axis`.

@@ -10,15 +10,21 @@ use tesseract_board::{Color, Geometry, Role, Shape};
 #[derive(Debug, Clone)]
 pub(crate) struct PawnSteps {
     pub role: Role,
-    pub axis: usize,
     /// One step forward.
     pub push: i32,
     /// Forward and sideways along a capture axis.
     pub captures: Vec<i32>,
-    /// The coordinate (on its axis) of the start row, and of the last row.
-    pub start: u8,
-    pub last: u8,
+    /// Per mailbox index: [`START_ROW`], [`PROMOTES`], [`PROMOTES_TWICE`] for a pawn of this kind and colour
+    /// standing there (one load, where working it out from the cell's coordinate took three).
+    pub rows: Vec<u8>,
 }
+
+/// A [`PawnSteps::rows`] flag: the pawn stands on its start row (it may step twice).
+pub(crate) const START_ROW: u8 = 1;
+/// A [`PawnSteps::rows`] flag: one step forward reaches the last row.
+pub(crate) const PROMOTES: u8 = 2;
+/// A [`PawnSteps::rows`] flag: two steps forward reach the last row (a start row on a side of 4).
+pub(crate) const PROMOTES_TWICE: u8 = 4;
 
 #[derive(Debug)]
 pub(crate) struct Tables {
@@ -38,6 +44,8 @@ pub(crate) struct Tables {
     pub leaps: Vec<i32>,
     /// Pawn steps per color.
     pub pawns: [Vec<PawnSteps>; 2],
+    /// Per role index: the index of its steps in `pawns` (pawn roles only).
+    pub pawn_slot: [usize; 9],
     /// Promotion roles on this board.
     pub promotions: Vec<Role>,
     /// How two cells relate, indexed by `to − from + relation_base` in mailbox units:
@@ -55,11 +63,13 @@ pub(crate) struct Tables {
     wide_base: usize,
     /// Per color and direction: bit set of pawn roles (1 = Y, 2 = W) that capture along the direction.
     pub pawn_captures_along: [Vec<u8>; 2],
-    /// Indexed like `relation`: whether the two cells are at most 3 steps apart on every axis, close enough
-    /// for a king, knight or pawn at one to attack a neighbour of the other (read it through
-    /// [`Tables::near`]). Exact on every shape: a near displacement and a board displacement differ by at
-    /// most `n + 2` per axis, less than the padded side, so their offsets never coincide.
-    near: Vec<bool>,
+    /// Indexed like `relation`, from a piece's cell to the king's, two masks of the king's neighbours (bit
+    /// `i`: the neighbour along direction `i`) that the piece might attack: `[0]` those on a line from the
+    /// piece (for sliders), `[1]` those one step or a knight leap away (for kings, pawns and knights). Read
+    /// it through [`Tables::zone`]. Where two displacements share an offset (sides of 6 and more) an entry
+    /// is the union of theirs: a superset, which is all the king's move test needs, since it checks each
+    /// bit exactly through [`Tables::relation`].
+    zone: Vec<[u128; 2]>,
     /// Per cell (cell index): bit `i` set when the first step along direction `i` stays on the board.
     pub dir_mask: Vec<u128>,
     /// Per role: bit `i` set when the role slides along direction `i`.
@@ -120,10 +130,22 @@ impl Tables {
                         Color::White => (2, n),
                         Color::Black => (n - 1, 1),
                     };
-                    PawnSteps { role, axis, push, captures, start, last }
+                    let mut rows = vec![0u8; geo.padded_len()];
+                    for cell in geo.all_cells() {
+                        let coord = geo.coord(cell, axis) as i32;
+                        let fwd = color.forward() as i32;
+                        rows[geo.padded(cell)] = if coord == start as i32 { START_ROW } else { 0 }
+                            | if coord + fwd == last as i32 { PROMOTES } else { 0 }
+                            | if coord + 2 * fwd == last as i32 { PROMOTES_TWICE } else { 0 };
+                    }
+                    PawnSteps { role, push, captures, rows }
                 })
                 .collect()
         });
+        let mut pawn_slot = [usize::MAX; 9];
+        for (i, steps) in pawns[0].iter().enumerate() {
+            pawn_slot[steps.role.index()] = i;
+        }
         let pawn_checks = Color::ALL.map(|color| {
             geo.directions()
                 .iter()
@@ -175,6 +197,39 @@ impl Tables {
                 ambiguous = true;
             }
         }
+        assert!(geo.directions().len() <= 128 && geo.leaps().len() <= 64, "direction sets fit the masks");
+        // The zone masks, from the exact relation of every displacement (`wide_relation`, before it is
+        // dropped on shapes without ambiguous offsets): a piece relates to the king's neighbour along
+        // direction `i` when its displacement to that neighbour, `e`, has a relation; its displacement to
+        // the king is then `e − dir_i`. Only the few displacements with a relation are visited.
+        let mut zone = vec![[0u128; 2]; relation.len()];
+        let lim = n as i32 - 1;
+        for (code, &rel) in wide_relation.iter().enumerate() {
+            if rel == 0 {
+                continue;
+            }
+            let mut e = [0i32; MAX_DIMS];
+            let mut rest = code;
+            for v in e.iter_mut().take(d) {
+                *v = (rest % width) as i32 - lim;
+                rest /= width;
+            }
+            let step_or_leap = rel == LEAP || e[..d].iter().all(|v| v.abs() <= 1);
+            for (i, dir) in geo.directions().iter().enumerate() {
+                let delta: [i32; MAX_DIMS] = std::array::from_fn(|a| e[a] - dir.delta[a] as i32);
+                if delta[..d].iter().any(|v| v.abs() > lim) {
+                    continue;
+                }
+                let offset: i32 = (0..d).map(|a| delta[a] * geo.stride(a)).sum();
+                let entry = &mut zone[(relation_base as i32 + offset) as usize];
+                if rel != LEAP {
+                    entry[0] |= 1 << i;
+                }
+                if step_or_leap {
+                    entry[1] |= 1 << i;
+                }
+            }
+        }
         let wide = if ambiguous {
             let mut wide = vec![0u32; geo.padded_len()];
             for cell in geo.all_cells() {
@@ -186,19 +241,6 @@ impl Tables {
             wide_relation = Vec::new();
             Vec::new()
         };
-        let mut near = vec![false; relation.len()];
-        let reach = 3i32.min(n as i32 - 1);
-        let span = (2 * reach + 1).pow(d as u32);
-        for code in 0..span {
-            let mut rest = code;
-            let mut offset = 0i32;
-            for axis in 0..d {
-                offset += (rest % (2 * reach + 1) - reach) * geo.stride(axis);
-                rest /= 2 * reach + 1;
-            }
-            near[(relation_base as i32 + offset) as usize] = true;
-        }
-        assert!(geo.directions().len() <= 128 && geo.leaps().len() <= 64, "direction sets fit the masks");
         let dir_mask = geo
             .all_cells()
             .map(|cell| {
@@ -238,6 +280,7 @@ impl Tables {
             slide_dirs,
             leaps,
             pawns,
+            pawn_slot,
             promotions,
             relation,
             relation_base,
@@ -245,7 +288,7 @@ impl Tables {
             wide_relation,
             wide_base,
             pawn_captures_along,
-            near,
+            zone,
             dir_mask,
             role_dirs,
             leap_mask,
@@ -268,11 +311,12 @@ impl Tables {
         self.wide_relation[self.wide_base + self.wide[to] as usize - self.wide[from] as usize]
     }
 
-    /// Whether the cells at mailbox indices `from` and `to` are at most 3 steps apart on every axis (see
-    /// the field `near`).
+    /// The king's neighbours (bit `i`: the neighbour along direction `i`) that the piece at mailbox index
+    /// `piece` might attack, for the king at `king`: on a line, and one step or a leap away (see the field
+    /// `zone`).
     #[inline]
-    pub(crate) fn near(&self, from: usize, to: usize) -> bool {
-        self.near[self.relation_base + to - from]
+    pub(crate) fn zone(&self, piece: usize, king: usize) -> &[u128; 2] {
+        &self.zone[self.relation_base + king - piece]
     }
 }
 
@@ -356,6 +400,44 @@ mod tests {
                 }
                 // Offsets alias exactly when 2n − 2 reaches the padded side n + 4, as the docs work out.
                 assert_eq!(t.relation.contains(&AMBIGUOUS), 2 * n - 2 >= n + 4 && d > 1, "{shape}");
+            }
+        }
+    }
+
+    /// For every pair of cells of every shape of at most 625 cells (and one 6⁴ and 9⁴ king each), the zone
+    /// masks name every neighbour of the king that the piece relates to, by a line (`[0]`) or by one step
+    /// or a leap (`[1]`): the king's move test checks only those. Where no offset is ambiguous they name
+    /// nothing else.
+    #[test]
+    fn the_zone_masks_name_every_neighbour_a_piece_relates_to() {
+        for d in 1..=MAX_DIMS {
+            for n in MIN_SIDE..=MAX_SIDE {
+                let shape = Shape::new(d, n as usize).unwrap();
+                let t = Tables::of(shape);
+                let g = t.geo;
+                let exact = !t.relation.contains(&AMBIGUOUS);
+                let kings: Vec<Cell> =
+                    if shape.cells() <= 625 { g.all_cells().collect() } else { vec![g.cell(&vec![2; d]).unwrap()] };
+                for &k in &kings {
+                    let kp = g.padded(k);
+                    for s in g.all_cells() {
+                        let sp = g.padded(s);
+                        let zone = t.zone(sp, kp);
+                        for (i, dir) in g.directions().iter().enumerate() {
+                            let Some(q) = g.offset(k, &dir.delta) else { continue };
+                            let qp = g.padded(q);
+                            let rel = if qp == sp { 0 } else { t.relation(sp, qp) };
+                            let line = rel != 0 && rel != LEAP;
+                            let near = rel == LEAP
+                                || (line && g.directions()[rel as usize - 1].offset == qp as i32 - sp as i32);
+                            for (mask, want) in [(zone[0], line), (zone[1], near)] {
+                                let got = mask & 1 << i != 0;
+                                assert!(got || !want, "{shape}: piece {s}, king {k}, direction {i}");
+                                assert!(!exact || got == want, "{shape}: piece {s}, king {k}, direction {i}");
+                            }
+                        }
+                    }
+                }
             }
         }
     }
