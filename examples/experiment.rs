@@ -259,8 +259,10 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
         "{:<width$} {:>7} {:>10} {:>9} {:>6} {:>6} {:>6}",
         "start", "games", "plies", "branching", "white", "draw", "black"
     );
+    // One column per reason, as wide as its name (at least 11).
+    let column = |reason: EndReason| reason.name().len().max(11);
     for reason in EndReason::ALL {
-        header.push_str(&format!(" {:>11}", reason.name()));
+        header.push_str(&format!(" {:>w$}", reason.name(), w = column(reason)));
     }
     println!("{header}");
     for (name, _) in starts {
@@ -282,7 +284,7 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
         );
         for reason in EndReason::ALL {
             let share = 100.0 * games.iter().filter(|g| g.reason == reason).count() as f64 / n;
-            line.push_str(&format!(" {:>10.1}%", share));
+            line.push_str(&format!(" {:>w$.1}%", share, w = column(reason) - 1));
         }
         println!("{line}");
     }

@@ -209,10 +209,10 @@ fn the_readme_summary_of_random_games() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let expected = "\
 experiment: 100 games from each of light,standard,dense, white random, black random, seed 1, first game 0, max plies 10000
-start      games      plies branching  white   draw  black   checkmate   stalemate   dead_draw   threefold fifty_moves     ply_cap
-light        100      828.6     223.0      2     91      7        9.0%        0.0%        0.0%        0.0%       91.0%        0.0%
-standard     100     1163.2     236.1      9     88      3       12.0%        0.0%        0.0%        0.0%       88.0%        0.0%
-dense        100     1286.9     242.6      7     83     10       17.0%        0.0%        0.0%        0.0%       83.0%        0.0%
+start      games      plies branching  white   draw  black   checkmate   stalemate   dead_draw    fivefold seventy_five_moves   threefold fifty_moves     ply_cap
+light        100      828.6     223.0      2     91      7        9.0%        0.0%        0.0%        0.0%               0.0%        0.0%       91.0%        0.0%
+standard     100     1163.2     236.1      9     88      3       12.0%        0.0%        0.0%        0.0%               0.0%        0.0%       88.0%        0.0%
+dense        100     1286.9     242.6      7     83     10       17.0%        0.0%        0.0%        0.0%               0.0%        0.0%       83.0%        0.0%
 games 300";
     assert_eq!(without_time(&stdout(&out)), expected);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 301);

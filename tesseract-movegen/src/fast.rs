@@ -14,6 +14,8 @@
 //! Moves are handed out piece by piece ([`generate`]), so a caller that only counts them ([`count`], the
 //! last ply of perft) never builds a full list; [`legal_moves`] collects them.
 
+use std::ops::ControlFlow;
+
 use arrayvec::ArrayVec;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
@@ -555,27 +557,83 @@ pub(crate) fn attacked(t: &Tables, mb: &[u8], sq: usize, by: Color, empty: [usiz
 /// assert_eq!(total, 226);
 /// ```
 pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
+    let _: Option<()> = generate_until::<M, ()>(pos, |piece| {
+        f(piece);
+        ControlFlow::Continue(())
+    });
+}
+
+/// [`generate`] that stops as soon as `f` says so: `f` returns `ControlFlow::Break(value)` to stop (the
+/// pieces after it are not generated at all) and the call returns `Some(value)`; `None` when every piece
+/// was handed over.
+///
+/// # Examples
+/// ```
+/// use std::ops::ControlFlow;
+/// use tesseract_board::{start, Role};
+/// use tesseract_movegen::{generate_until, AllMoves};
+/// let pos = start::chess();
+/// // The first knight with a move, without generating the rest.
+/// let knight = generate_until::<AllMoves, _>(&pos, |piece| {
+///     if piece.role == Role::Knight { ControlFlow::Break(piece.from) } else { ControlFlow::Continue(()) }
+/// });
+/// assert!(knight.is_some());
+/// ```
+pub fn generate_until<M: GenMode, B>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>) -> Option<B> {
     Node::with(pos, |node| {
         let mut buf = Buf::new();
+        let mut stopped = None;
         node.each_piece::<M, Buf>(&mut buf, |buf, p, role| {
-            if !buf.is_empty() {
-                f(PieceMoves { from: node.cell(p), role, moves: buf });
-                buf.clear();
+            if buf.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            let flow = f(PieceMoves { from: node.cell(p), role, moves: buf });
+            buf.clear();
+            match flow {
+                ControlFlow::Continue(()) => ControlFlow::Continue(()),
+                ControlFlow::Break(b) => {
+                    stopped = Some(b);
+                    ControlFlow::Break(())
+                }
             }
         });
-    });
+        stopped
+    })
+}
+
+/// The legal moves of the piece on `cell` (none for an empty cell, an enemy piece or a cell off the
+/// board): a GUI's highlight of one piece, without listing every piece's moves.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// let pos = start::chess();
+/// let g1 = pos.geometry().parse_cell("g1").unwrap();
+/// assert_eq!(tesseract_movegen::moves_from(&pos, g1).len(), 2);
+/// ```
+pub fn moves_from(pos: &Position, cell: Cell) -> Vec<Move> {
+    if !pos.geometry().contains(cell) || pos.piece_at(cell).is_none_or(|p| p.color != pos.turn()) {
+        return Vec::new();
+    }
+    generate_until::<AllMoves, Vec<Move>>(pos, |piece| {
+        if piece.from == cell { ControlFlow::Break(piece.moves.to_vec()) } else { ControlFlow::Continue(()) }
+    })
+    .unwrap_or_default()
 }
 
 impl Node<'_> {
     /// Generates piece by piece into `sink`, calling `done` after each piece (the king first).
     #[inline]
-    fn each_piece<M: GenMode, S: Sink>(&self, sink: &mut S, mut done: impl FnMut(&mut S, usize, Role)) {
+    fn each_piece<M: GenMode, S: Sink>(
+        &self,
+        sink: &mut S,
+        mut done: impl FnMut(&mut S, usize, Role) -> ControlFlow<()>,
+    ) {
         self.king_moves::<M, S>(sink);
         if M::QUIETS {
             self.castling_moves(sink);
         }
-        done(sink, self.king, Role::King);
-        if self.checkers >= 2 {
+        if done(sink, self.king, Role::King).is_break() || self.checkers >= 2 {
             return;
         }
         let pawn_steps = &self.t.pawns[self.us.index()];
@@ -590,21 +648,24 @@ impl Node<'_> {
                 }
                 _ => self.slider_moves::<M, S>(p, role, sink),
             }
-            done(sink, p, role);
+            if done(sink, p, role).is_break() {
+                return;
+            }
         }
     }
 }
 
-/// Every legal move of `pos`.
+/// Every legal move of `pos`, in a vector of just their number ([`legal_moves_into`] fills a
+/// fixed-capacity [`MoveList`] the caller keeps, without allocating).
 ///
 /// # Examples
 /// ```
 /// use tesseract_board::start;
 /// assert_eq!(tesseract_movegen::legal_moves(&start::chess()).len(), 20);
 /// ```
-pub fn legal_moves(pos: &Position) -> MoveList {
-    let mut list = MoveList::new();
-    legal_moves_into(pos, &mut list);
+pub fn legal_moves(pos: &Position) -> Vec<Move> {
+    let mut list = Vec::new();
+    generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves));
     list
 }
 
@@ -615,16 +676,16 @@ pub fn legal_moves_into(pos: &Position, list: &mut MoveList) {
 }
 
 /// The legal captures and promotions of `pos`.
-pub fn noisy_moves(pos: &Position) -> MoveList {
-    let mut list = MoveList::new();
-    generate::<Noisy>(pos, |piece| list.extend(piece.moves.iter().copied()));
+pub fn noisy_moves(pos: &Position) -> Vec<Move> {
+    let mut list = Vec::new();
+    generate::<Noisy>(pos, |piece| list.extend_from_slice(piece.moves));
     list
 }
 
 /// The number of legal moves of `pos`, without building a list.
 pub fn count(pos: &Position) -> usize {
     let mut counter = Counter(0);
-    Node::with(pos, |node| node.each_piece::<AllMoves, Counter>(&mut counter, |_, _, _| {}));
+    Node::with(pos, |node| node.each_piece::<AllMoves, Counter>(&mut counter, |_, _, _| ControlFlow::Continue(())));
     counter.0
 }
 

@@ -757,7 +757,10 @@ impl<'a> Lexer<'a> {
                                 .max(1);
                             let end = self.i + len;
                             match self.text.get(self.i..end) {
-                                Some(s) => value.push_str(s),
+                                // A tab or carriage return reads as a space, as the writer writes it.
+                                Some(s) => {
+                                    value.extend(s.chars().map(|c| if matches!(c, '\t' | '\r') { ' ' } else { c }))
+                                }
                                 None => value.push('\\'), // a lone backslash before a multi-byte char
                             }
                             self.i = end;

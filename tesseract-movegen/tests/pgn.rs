@@ -425,3 +425,13 @@ fn a_null_move_is_refused_not_skipped() {
     assert!(matches!(err.kind, PgnErrorKind::NullMove(ref t) if t == "0000"), "{err}");
     assert_eq!(err.ply, Some(2), "{err}");
 }
+
+/// A tab in a tag value reads as a space, as the writer writes it: reading, writing and reading again
+/// gives the same game (proptest found "2024.07.04\t").
+#[test]
+fn a_tab_in_a_tag_value_round_trips() {
+    let game = read_games("[Date \"2024.07.04\t\"]\n[Result \"*\"]\n\n1. e4 *\n").next().unwrap().unwrap();
+    assert_eq!(game.tag("Date"), Some("2024.07.04 "));
+    let again = read_games(&game.to_pgn().unwrap()).next().unwrap().unwrap();
+    assert_eq!(again, game);
+}

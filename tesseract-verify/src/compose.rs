@@ -35,7 +35,8 @@ use rand_core::{Rng, SeedableRng};
 use tesseract_board::{CastlingMode, Color, Move, Piece, Position, Role, Setup, Shape, TextMove};
 use tesseract_movegen::{Legal, naive};
 
-use crate::mate::{MateSolver, SearchAborted, moves_of};
+use crate::mate::{MateSolver, SearchAborted};
+use tesseract_movegen::legal_moves;
 
 /// The pieces of one side besides its king.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -431,7 +432,7 @@ pub fn examine(solver: &mut MateSolver, pos: &Position, n: u32) -> Result<Option
     let themes = themes(solver, pos, n, key, &line)?;
     let mut after_key = pos.clone();
     after_key.make(key);
-    Ok(Some(Candidate { position: pos.clone(), n, key, line, mate, themes, defences: moves_of(&after_key).len() }))
+    Ok(Some(Candidate { position: pos.clone(), n, key, line, mate, themes, defences: legal_moves(&after_key).len() }))
 }
 
 /// Moves sorted by their text, for choices that do not depend on generation order.
@@ -461,7 +462,7 @@ pub fn main_line(solver: &mut MateSolver, pos: &Position, n: u32, key: Move) -> 
         pos.make(d);
         remaining = longest;
         let mut chosen = None;
-        for m in by_text(&pos, moves_of(&pos)) {
+        for m in by_text(&pos, legal_moves(&pos)) {
             let undo = pos.make(m);
             let mates = solver.mated_within(&pos, remaining - 1);
             pos.unmake(m, undo);
@@ -512,7 +513,7 @@ fn themes(
     if !checks && !captures && key.promotion.is_none() {
         themes.push(Theme::QuietKey);
     }
-    if moves_of(&pos).iter().any(|d| d.to == key.to) {
+    if legal_moves(&pos).iter().any(|d| d.to == key.to) {
         themes.push(Theme::Sacrifice);
     }
     if !checks && n >= 2 {

@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use tesseract_board::{Move, Position, Role};
-use tesseract_movegen::{AllMoves, count, generate, naive};
+use tesseract_movegen::{AllMoves, count, generate, legal_moves, naive};
 
 /// The longest mate the prover accepts (moves of the attacking side).
 pub const MAX_MATE: u32 = 32;
@@ -295,7 +295,7 @@ impl MateSolver {
         }
         let mut pos = pos.clone();
         let mut keys = Vec::new();
-        for m in moves_of(&pos) {
+        for m in legal_moves(&pos) {
             let undo = pos.make(m);
             let wins = self.search(&mut pos, Side::Defender, n - 1, 1);
             pos.unmake(m, undo);
@@ -317,7 +317,7 @@ impl MateSolver {
     pub fn defences(&mut self, pos: &Position, max_n: u32) -> Result<Vec<(Move, Option<u32>)>, SearchAborted> {
         let mut pos = pos.clone();
         let mut out = Vec::new();
-        for d in moves_of(&pos) {
+        for d in legal_moves(&pos) {
             let undo = pos.make(d);
             let len = self.shortest_mate(&pos, max_n);
             pos.unmake(d, undo);
@@ -367,7 +367,7 @@ impl MateSolver {
         stats: &mut ProofStats,
     ) -> Result<(), ProofFailure> {
         stats.defender_nodes += 1;
-        let defences = moves_of(pos);
+        let defences = legal_moves(pos);
         if check == ProofCheck::Naive {
             stats.naive_nodes += 1;
             naive_agrees(pos, &defences).map_err(|detail| ProofFailure::Generators { line: line.clone(), detail })?;
@@ -661,18 +661,11 @@ fn on_a_line(d: &[i8; 4]) -> bool {
     size != 0
 }
 
-/// The legal moves of `pos` as a vector (the generator's list is large; a vector holds only the moves).
-pub fn moves_of(pos: &Position) -> Vec<Move> {
-    let mut list = Vec::new();
-    generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves));
-    list
-}
-
 /// The attacker's moves, checks first; only checks when `checks_only`.
 fn ordered_attacks(pos: &mut Position, checks_only: bool) -> Vec<Move> {
     let mut checks = Vec::new();
     let mut quiet = Vec::new();
-    for m in moves_of(pos) {
+    for m in legal_moves(pos) {
         let undo = pos.make(m);
         let gives_check = pos.is_check();
         pos.unmake(m, undo);
