@@ -14,7 +14,7 @@ fn a_best_move_that_is_not_a_move_here_is_an_error() {
     let out = common::run_example("epd", &["--file", bad.to_str().unwrap(), "--nodes", "1000"], "");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("WAC.001: bm Qg6: Qg6 is not a legal move here"), "{err}");
+    assert!(err.contains("WAC.001: bm Qg6: \"Qg6\" is not a move: unexpected 'Q' at offset 0"), "{err}");
     assert!(stdout(&out).is_empty());
 
     let good = dir.join("good.epd");
