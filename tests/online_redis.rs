@@ -99,7 +99,8 @@ fn engine_vs_engine_over_redis_full_game() {
     assert_eq!(fw, fb, "the two boards disagree");
     assert_eq!(field(&fw, "hash"), field(&fb, "hash"));
     let reason = field(&fw, "reason");
-    assert!(["checkmate", "stalemate", "deaddraw", "threefold", "fiftymoves", "drawagreed"].contains(&reason), "{fw}");
+    let ends = ["checkmate", "stalemate", "dead-draw", "fivefold", "seventy-five-moves", "threefold", "fifty-moves"];
+    assert!(ends.contains(&reason) || reason == "draw-agreed", "{fw}");
     let ply: u32 = field(&fw, "ply").parse().unwrap();
     assert!(ply > 0 && ply <= 300, "{fw}");
     let _ = std::fs::remove_dir_all(dir);
