@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example epd -- (--file tesseract-search/tests/data/wac.epd | --studies)
-//!     [--nodes N] [--tier master] [--max-mate N] [--mate-safety] [--quiet]
+//!     [--nodes N] [--tier master] [--max-mate N] [--no-mate-safety] [--quiet]
 //! ```
 //!
 //! Each position is searched from a cleared table with the tier's settings (default master): its own
@@ -10,8 +10,8 @@
 //! lifted). No wall-clock guard, so the result is a function of the arguments on any machine. A position is solved when the engine's move is one of its `bm` moves (and none
 //! of its `am` moves). With `--max-mate N` only the positions with a `dm` (mate in N moves) of at most N are
 //! run, and a position counts as solved only when the engine plays a `bm` move *and* reports the mate at
-//! its shortest distance (`dm`). `--mate-safety` searches with mate safety (see
-//! `tesseract_search::Features::mate_safety`, not yet the engine's default), for before-and-after counts.
+//! its shortest distance (`dm`). `--no-mate-safety` searches without mate safety (see
+//! `tesseract_search::Features::mate_safety`, on by default), for before-and-after counts.
 //!
 //! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
 //! `solved N of M`. Moves in the suite are in UCI text. Malformed arguments or a line that is not EPD:
@@ -47,9 +47,9 @@ struct Args {
     /// Only the mates in at most this many moves (`dm`), solved when the shortest mate is found.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_mate: Option<u32>,
-    /// Search with mate safety (not yet the default), to compare.
+    /// Search without mate safety (the plain search), to compare.
     #[arg(long)]
-    mate_safety: bool,
+    no_mate_safety: bool,
     /// Print only the last line.
     #[arg(long)]
     quiet: bool,
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
     };
     let settings = args.tier.settings();
     let mut options = args.tier.options(0);
-    options.features.mate_safety = args.mate_safety;
+    options.features.mate_safety = !args.no_mate_safety;
     let limits = match args.nodes {
         Some(n) => Limits { nodes: Some(n), ..Limits::default() },
         None => args.tier.budget(),

@@ -8,7 +8,7 @@
 //! A player is `random` (a uniformly random legal move) or a tier (`beginner`, `club`, `expert`,
 //! `master`), optionally followed by comma-separated changes: `nodes=N`, `soft=N`, `depth=N`, `hash=MB`,
 //! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
-//! reductions, futility pruning or late-move pruning, `matesafe` to switch on mate safety (e.g. `--a
+//! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety (e.g. `--a
 //! expert,nonull --b expert`).
 //!
 //! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
@@ -129,7 +129,7 @@ impl Spec {
                 None if p == "nolmr" => options.features.late_move_reductions = false,
                 None if p == "nofut" => options.features.futility = false,
                 None if p == "nolmp" => options.features.late_move_pruning = false,
-                None if p == "matesafe" => options.features.mate_safety = true,
+                None if p == "nomatesafe" => options.features.mate_safety = false,
                 _ => return Err(format!("{text}: unknown option {p:?}")),
             }
         }

@@ -2,10 +2,10 @@
 //! time and the nodes per second.
 //!
 //! ```text
-//! cargo run --release -p tesseract-search --example bench [-- --mate-safety]
+//! cargo run --release -p tesseract-search --example bench [-- --no-mate-safety]
 //! ```
 //!
-//! `--mate-safety` searches with `Features::mate_safety` on (not yet the default), to see its cost in nodes.
+//! `--no-mate-safety` searches with `Features::mate_safety` off (it is on by default), to see its cost in nodes.
 
 use std::time::Instant;
 
@@ -15,14 +15,14 @@ use tesseract_search::{Features, bench};
 #[derive(Parser, Debug)]
 #[command(about = "The engine's bench signature")]
 struct Args {
-    /// Search with mate safety on.
+    /// Search with mate safety off (the plain search, for comparison).
     #[arg(long)]
-    mate_safety: bool,
+    no_mate_safety: bool,
 }
 
 fn main() {
     let args = Args::parse();
-    let features = Features { mate_safety: args.mate_safety, ..Features::default() };
+    let features = Features { mate_safety: !args.no_mate_safety, ..Features::default() };
     let start = Instant::now();
     let lines = bench::run_with(features, |line| {
         let name = if line.position.len() > 24 { &line.position[..24] } else { line.position };
