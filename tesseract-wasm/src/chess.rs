@@ -3,8 +3,8 @@
 #![forbid(unsafe_code)]
 
 use serde_json::{Value, json};
-use tesseract_board::{CastlingMode, Move, Position, Shape, TextMove, fen::CastlingNotation, start};
-use tesseract_movegen::legal_moves;
+use tesseract_board::{CastlingMode, Cell, Move, Position, Shape, TextMove, fen::CastlingNotation, start};
+use tesseract_movegen::{legal_moves, moves_from};
 use tesseract_search::{Game, GameRecord, Player};
 
 use crate::args;
@@ -129,7 +129,7 @@ impl Chess {
     /// The legal moves as a JSON array of `{"from", "to", "text", "promotion", "kingTo"}`; see
     /// [`Chess::moves_from`] for the fields.
     pub fn legal_moves(&self) -> String {
-        self.moves_where(|_| true)
+        self.entries(&legal_moves(self.pos()))
     }
 
     /// The legal moves of the piece on `cell`, as a JSON array of objects:
@@ -145,13 +145,14 @@ impl Chess {
     /// `cell` is not a cell index of this board.
     pub fn moves_from(&self, cell: f64) -> Result<String, String> {
         let cell = args::cell(cell, self.pos().geometry().cells())?;
-        Ok(self.moves_where(|m| m.from.index() == cell))
+        // Every cell index fits a u16 (at most 9⁴ cells).
+        Ok(self.entries(&moves_from(self.pos(), Cell::new(cell as u16))))
     }
 
-    fn moves_where(&self, keep: impl Fn(&Move) -> bool) -> String {
+    /// `moves` as the JSON array of [`Chess::legal_moves`].
+    fn entries(&self, moves: &[Move]) -> String {
         let pos = self.pos();
-        let list: Vec<Value> = legal_moves(pos).iter().filter(|m| keep(m)).map(|&m| move_entry(pos, m)).collect();
-        Value::Array(list).to_string()
+        Value::Array(moves.iter().map(|&m| move_entry(pos, m)).collect()).to_string()
     }
 
     /// The texts of the moves played, as a JSON array of strings.
