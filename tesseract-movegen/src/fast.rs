@@ -20,6 +20,7 @@ use arrayvec::ArrayVec;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
 
+use crate::board8;
 use crate::tables::{LEAP, PROMOTES, PROMOTES_TWICE, PawnSteps, START_ROW, Tables, pawn_bit};
 
 /// A list of moves with room for the most moves any valid position can have ([`MAX_MOVES`], worked out
@@ -579,7 +580,20 @@ pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
 /// });
 /// assert!(knight.is_some());
 /// ```
-pub fn generate_until<M: GenMode, B>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>) -> Option<B> {
+pub fn generate_until<M: GenMode, B>(pos: &Position, f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>) -> Option<B> {
+    match pos.bitboards() {
+        Some(bb) => board8::generate_until::<M, B>(pos, bb, f),
+        None => generate_until_mailbox::<M, B>(pos, f),
+    }
+}
+
+/// [`generate_until`] by the mailbox generator whatever the board, also on 8×8 where the public functions
+/// use the bitboard back end: for tests that compare the two move for move.
+#[doc(hidden)]
+pub fn generate_until_mailbox<M: GenMode, B>(
+    pos: &Position,
+    mut f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>,
+) -> Option<B> {
     Node::with(pos, |node| {
         let mut buf = Buf::new();
         let mut stopped = None;
@@ -665,25 +679,43 @@ impl Node<'_> {
 /// ```
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
     let mut list = Vec::new();
-    generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<AllMoves, _>(pos, bb, &mut list),
+        None => generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves)),
+    }
     list
 }
 
 /// Appends the legal moves of `pos` to `list` (which has room for any position's moves when it starts
 /// empty): the way to fill a list that lives in the caller's frame without moving it.
 pub fn legal_moves_into(pos: &Position, list: &mut MoveList) {
-    generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied()));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<AllMoves, _>(pos, bb, list),
+        None => generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied())),
+    }
 }
 
 /// The legal captures and promotions of `pos`.
 pub fn noisy_moves(pos: &Position) -> Vec<Move> {
     let mut list = Vec::new();
-    generate::<Noisy>(pos, |piece| list.extend_from_slice(piece.moves));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<Noisy, _>(pos, bb, &mut list),
+        None => generate::<Noisy>(pos, |piece| list.extend_from_slice(piece.moves)),
+    }
     list
 }
 
 /// The number of legal moves of `pos`, without building a list.
 pub fn count(pos: &Position) -> usize {
+    match pos.bitboards() {
+        Some(bb) => board8::count(pos, bb),
+        None => count_mailbox(pos),
+    }
+}
+
+/// [`count`] by the mailbox generator whatever the board (see [`generate_until_mailbox`]).
+#[doc(hidden)]
+pub fn count_mailbox(pos: &Position) -> usize {
     let mut counter = Counter(0);
     Node::with(pos, |node| node.each_piece::<AllMoves, Counter>(&mut counter, |_, _, _| ControlFlow::Continue(())));
     counter.0
