@@ -16,9 +16,11 @@
 //!   as the mailbox generator does: every cell between the king, the rook and their destinations empty
 //!   but for those two, and no cell from the king's to its destination attacked with both lifted.
 //!
-//! Slider attacks come from magic bitboards ("fancy" magics with one shared table), the magic numbers
-//! found at first use by our own search (`find_magic`) from a fixed-seed generator, so every run builds
-//! the same tables; a test re-verifies every entry against a ray walk.
+//! Slider attacks come from magic bitboards ("fancy" magics with one shared table of 107,648 sets, built at
+//! first use through a `OnceLock`). The magic numbers are constants made by our own search (`find_magic`,
+//! sparse candidates from a fixed-seed SplitMix64): a test finds them again, the table's build refuses a
+//! number that maps two occupancies with different attacks to one slot, and a test checks every entry
+//! against a ray walk. (Finding them at first use cost about 0.1 s a process.)
 //!
 //! **Order.** The moves come out in exactly the mailbox generator's order: the king first (directions in
 //! the geometry's order, then castling king side before queen side), then each piece in
@@ -68,14 +70,19 @@ pub(crate) struct Tables8 {
     /// Per cell: the knight's destinations in leap order, and how many.
     knight_list: [[u8; 8]; 64],
     knight_len: [u8; 64],
+    /// Per cell: what a rook and a bishop there attack on the empty board.
+    rook_empty: [u64; 64],
+    bishop_empty: [u64; 64],
     rook_magic: [Magic; 64],
     bishop_magic: [Magic; 64],
     slider_table: Vec<u64>,
 }
 
 /// SplitMix64: the fixed-seed generator of the magic search (deterministic on every platform).
+#[cfg(test)]
 struct SplitMix(u64);
 
+#[cfg(test)]
 impl SplitMix {
     fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -123,16 +130,155 @@ fn relevant_mask(sq: usize, steps: &[(i32, i32)]) -> u64 {
     mask
 }
 
+/// The rooks' magic numbers by cell, found by [`find_magic`] from [`MAGIC_SEED`] (the test
+/// `the_embedded_magics_are_those_our_finder_makes` finds them again; [`fill_magic`] checks them at every
+/// start).
+const ROOK_MAGICS: [u64; 64] = [
+    0x0080001880624002,
+    0x01c0001002412000,
+    0x0100102000400900,
+    0x0100081001000421,
+    0x0080040080080002,
+    0x0280020001040080,
+    0x0400083012110084,
+    0x020004022e004181,
+    0x0000800080400020,
+    0x0000400040201000,
+    0x0001004100200010,
+    0x0000800800801000,
+    0x0004800400800800,
+    0x0202000410080200,
+    0x0821010200040100,
+    0x0206000200508401,
+    0x0080208000804002,
+    0x0022020021004091,
+    0x0400808020001002,
+    0x0080210010000900,
+    0x4903030008001004,
+    0x4085010008020400,
+    0x3040040041083210,
+    0x020102000841a504,
+    0x8000802180004004,
+    0x0680810100204000,
+    0x8101001100402000,
+    0x0108008080081004,
+    0x1001001100080004,
+    0x008c000202000810,
+    0x00001004001802b1,
+    0x4001041200104081,
+    0x2440400030800081,
+    0x4800200080804000,
+    0x0400100080802000,
+    0x018200400a001220,
+    0x1018000901001004,
+    0x0000800400800200,
+    0x1900580204008110,
+    0x4000800040800100,
+    0x00e0208040008000,
+    0x2000400020008080,
+    0x0150040028002000,
+    0x0208001000808008,
+    0x0426110008010004,
+    0x2002000410020008,
+    0x0105a80110640002,
+    0x000041084092000c,
+    0x0102250a80004100,
+    0x9100400080200080,
+    0x0440104100200100,
+    0x3130220810010100,
+    0x0002820400080080,
+    0x0082000804100200,
+    0x4040100201080400,
+    0x0002086410810200,
+    0x0100950180620042,
+    0x4240108021020042,
+    0x0808200500400811,
+    0x400a700101148821,
+    0x0029000402080011,
+    0xc101000400080201,
+    0xa000020081281044,
+    0x0008010020804412,
+];
+
+/// The bishops' magic numbers by cell, found after the rooks' from the same generator.
+const BISHOP_MAGICS: [u64; 64] = [
+    0x0190210801041224,
+    0x00c3020202020420,
+    0x1810840082208002,
+    0x0008208020000202,
+    0x000405a024840a41,
+    0x0048900420440000,
+    0x0300809010101101,
+    0x0410210048244014,
+    0x08014104012a0200,
+    0x0500221421040100,
+    0x8000042800810020,
+    0x4180090401081210,
+    0x440001104004c300,
+    0x0000020104220300,
+    0x0802008804100401,
+    0x08a10200a4093800,
+    0x3a10004010028894,
+    0x0804020208020410,
+    0x0210004800882008,
+    0x484c080801411020,
+    0x0080800408a00300,
+    0x0040804300600200,
+    0x0242200500b00410,
+    0x0000810822180244,
+    0x0104100220021090,
+    0x0008480020010100,
+    0x80040200105802c0,
+    0x05840040d4010002,
+    0x0001010004104004,
+    0x8008004202004200,
+    0x40020c0486108280,
+    0x20890506a2004150,
+    0x8208441048400242,
+    0x81180110b4088200,
+    0x2001080100680044,
+    0x1801010800090040,
+    0x40141840102c0100,
+    0x0002124200a10284,
+    0x0010188220010102,
+    0x0608210055202200,
+    0x00080104208a9000,
+    0x810c008848c40421,
+    0x4420084410088202,
+    0x4000204204800800,
+    0x8340081901100406,
+    0x1002201141000182,
+    0x0028123084010200,
+    0x6808080040482286,
+    0x0001042282400089,
+    0x4200262a02200008,
+    0x4c00802412080010,
+    0x4080160104090084,
+    0x0040002004340000,
+    0x8204200410408000,
+    0x0020608441085001,
+    0x0002040102020400,
+    0x0800211108014000,
+    0x251a010412010402,
+    0x0442028216030c00,
+    0x9404400801842402,
+    0x1018421410a02200,
+    0x0040400410022200,
+    0x0201100228080088,
+    0xa122048808004a80,
+];
+
+/// The seed of the magic search: "tesserac".
+#[cfg(test)]
+const MAGIC_SEED: u64 = 0x7465_7373_6572_6163;
+
 const ROOK_STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_STEPS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
-/// Finds a magic for `sq`, appends its attack sets to `table` and returns its entry.
-fn find_magic(sq: usize, steps: &[(i32, i32)], rng: &mut SplitMix, table: &mut Vec<u64>) -> Magic {
+/// Every subset of the relevant mask of a slider on `sq` (carry-rippler order) with its attack set.
+fn subsets(sq: usize, steps: &[(i32, i32)]) -> (u64, Vec<(u64, u64)>) {
     let mask = relevant_mask(sq, steps);
-    let bits = mask.count_ones();
-    let shift = 64 - bits;
-    // Every subset of the mask (carry-rippler) with its attack set.
-    let mut occs = Vec::with_capacity(1 << bits);
+    let mut occs = Vec::with_capacity(1 << mask.count_ones());
     let mut sub = 0u64;
     loop {
         occs.push((sub, slide(sq, steps, sub)));
@@ -141,6 +287,36 @@ fn find_magic(sq: usize, steps: &[(i32, i32)], rng: &mut SplitMix, table: &mut V
             break;
         }
     }
+    (mask, occs)
+}
+
+/// Fills the table slots of the embedded magic number `magic` for a slider on `sq` and returns its entry.
+///
+/// # Panics
+/// When two occupancies with different attack sets share a slot: the number is not a magic for `sq`
+/// (the embedded constants are checked here at every start, not trusted).
+fn fill_magic(sq: usize, steps: &[(i32, i32)], magic: u64, table: &mut Vec<u64>) -> Magic {
+    let (mask, occs) = subsets(sq, steps);
+    let shift = 64 - mask.count_ones();
+    let offset = table.len();
+    table.resize(offset + (1 << mask.count_ones()), 0);
+    let mut used = vec![false; 1 << mask.count_ones()];
+    for (occ, att) in occs {
+        let i = (occ.wrapping_mul(magic) >> shift) as usize;
+        assert!(!used[i] || table[offset + i] == att, "{magic:#x} is no magic for cell {sq}");
+        used[i] = true;
+        table[offset + i] = att;
+    }
+    Magic { mask, magic, shift, offset }
+}
+
+/// Finds a magic number for `sq` with the fixed-seed generator `rng`: how the embedded constants
+/// ([`ROOK_MAGICS`], [`BISHOP_MAGICS`]) were made, and how a test checks that they still are.
+#[cfg(test)]
+fn find_magic(sq: usize, steps: &[(i32, i32)], rng: &mut SplitMix, table: &mut Vec<u64>) -> Magic {
+    let (mask, occs) = subsets(sq, steps);
+    let bits = mask.count_ones();
+    let shift = 64 - bits;
     let size = 1usize << bits;
     let mut slots = vec![0u64; size];
     let mut epoch = vec![0u32; size];
@@ -196,6 +372,8 @@ impl Tables8 {
             king_len: [0; 64],
             knight_list: [[0; 8]; 64],
             knight_len: [0; 64],
+            rook_empty: std::array::from_fn(|sq| slide(sq, &ROOK_STEPS, 0)),
+            bishop_empty: std::array::from_fn(|sq| slide(sq, &BISHOP_STEPS, 0)),
             rook_magic: [Magic::default(); 64],
             bishop_magic: [Magic::default(); 64],
             slider_table: Vec::new(),
@@ -252,13 +430,12 @@ impl Tables8 {
                 }
             }
         }
-        let mut rng = SplitMix(0x7465_7373_6572_6163); // "tesserac"
         let mut table = Vec::new();
-        for sq in 0..64 {
-            t.rook_magic[sq] = find_magic(sq, &ROOK_STEPS, &mut rng, &mut table);
+        for (sq, &magic) in ROOK_MAGICS.iter().enumerate() {
+            t.rook_magic[sq] = fill_magic(sq, &ROOK_STEPS, magic, &mut table);
         }
-        for sq in 0..64 {
-            t.bishop_magic[sq] = find_magic(sq, &BISHOP_STEPS, &mut rng, &mut table);
+        for (sq, &magic) in BISHOP_MAGICS.iter().enumerate() {
+            t.bishop_magic[sq] = fill_magic(sq, &BISHOP_STEPS, magic, &mut table);
         }
         t.slider_table = table;
         t
@@ -376,28 +553,35 @@ impl<'a> Node8<'a> {
         let t = Tables8::get();
         let us = pos.turn();
         let them = us.other();
-        let king = pos.king(us).index();
         let occ = bb.occupied();
         let ours = bb.by_color(us);
         let theirs = bb.by_color(them);
-        let checkers = t.attackers(bb, king, them, occ);
-        let check_mask = match checkers.count_ones() {
-            0 => !0,
-            1 => checkers | t.between(king, checkers.trailing_zeros() as usize),
-            _ => 0,
-        };
+        let king = (bb.by_role(Role::King) & ours).trailing_zeros() as usize & 63;
+        // Knights and pawns check from their tables; the enemy sliders on a line with the king (on the
+        // empty board) check when nothing stands between, and pin a lone piece of ours between. No
+        // slider attack is looked up.
+        let mut checkers = theirs
+            & ((t.knight[king] & bb.by_role(Role::Knight))
+                | (t.pawn_attacks[us.index()][king] & bb.by_role(Role::YPawn)));
         let diag = bb.by_role(Role::Bishop) | bb.by_role(Role::Queen);
         let orth = bb.by_role(Role::Rook) | bb.by_role(Role::Queen);
-        let mut snipers = theirs & ((t.bishop(king, theirs) & diag) | (t.rook(king, theirs) & orth));
+        let mut snipers = theirs & ((t.bishop_empty[king] & diag) | (t.rook_empty[king] & orth));
         let mut pinned = 0;
         while snipers != 0 {
             let s = snipers.trailing_zeros() as usize;
             snipers &= snipers - 1;
             let b = t.between(king, s) & occ;
-            if b & (b.wrapping_sub(1)) == 0 {
+            if b == 0 {
+                checkers |= 1 << s;
+            } else if b & (b - 1) == 0 {
                 pinned |= b & ours;
             }
         }
+        let check_mask = match checkers.count_ones() {
+            0 => !0,
+            1 => checkers | t.between(king, checkers.trailing_zeros() as usize),
+            _ => 0,
+        };
         Node8 { t, pos, bb, us, them, king, occ, ours, theirs, checkers, check_mask, pinned }
     }
 
@@ -689,10 +873,12 @@ impl<'a> Node8<'a> {
             (single, double, ((p & !FILE_A) >> 9) & self.theirs, ((p & !FILE_H) >> 7) & self.theirs, 0xff)
         };
         let cm = self.check_mask;
-        for set in [single & cm, left & cm, right & cm] {
-            n += (set & !last).count_ones() as usize + 4 * (set & last).count_ones() as usize;
+        let (single, left, right) = (single & cm, left & cm, right & cm);
+        n += (single.count_ones() + left.count_ones() + right.count_ones() + (double & cm).count_ones()) as usize;
+        if (single | left | right) & last != 0 {
+            // Three more moves per promotion (one per piece).
+            n += 3 * ((single & last).count_ones() + (left & last).count_ones() + (right & last).count_ones()) as usize;
         }
-        n += (double & cm).count_ones() as usize;
         if let Some(ep) = self.pos.en_passant() {
             let to = ep.target.index();
             let mut takers = t.pawn_attacks[self.them.index()][to] & p;
@@ -748,7 +934,9 @@ pub(crate) fn count(pos: &Position, bb: &Bitboards) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{BISHOP_STEPS, ROOK_STEPS, SplitMix, Tables8, slide};
+    use super::{
+        BISHOP_MAGICS, BISHOP_STEPS, MAGIC_SEED, ROOK_MAGICS, ROOK_STEPS, SplitMix, Tables8, find_magic, slide,
+    };
 
     /// Every magic entry gives the attack set a ray walk gives, for every subset of its mask: the
     /// tables are re-verified, not trusted.
@@ -773,9 +961,19 @@ mod tests {
                 }
             }
         }
-        // A fixed seed: the same magics on every build.
-        let mut a = SplitMix(1);
-        let mut b = SplitMix(1);
-        assert_eq!((a.next(), a.next()), (b.next(), b.next()));
+    }
+
+    /// The embedded magic numbers are those our own search finds from the fixed seed (rooks, then
+    /// bishops, one generator), so they can be made again; on a mismatch the message lists the numbers found.
+    #[test]
+    fn the_embedded_magics_are_those_our_finder_makes() {
+        let mut rng = SplitMix(MAGIC_SEED);
+        let mut table = Vec::new();
+        for (steps, embedded) in [(&ROOK_STEPS, &ROOK_MAGICS), (&BISHOP_STEPS, &BISHOP_MAGICS)] {
+            let found: Vec<u64> = (0..64).map(|sq| find_magic(sq, steps, &mut rng, &mut table).magic).collect();
+            assert_eq!(&found[..], &embedded[..], "found: {found:#018x?}");
+        }
+        // The fancy table is filled the same way from the embedded numbers.
+        assert_eq!(table.len(), Tables8::get().slider_table.len());
     }
 }
