@@ -468,19 +468,24 @@ impl Tables8 {
         self.line[(a & 63) << 6 | (b & 63)]
     }
 
-    /// The pieces of `by` that attack `sq` with the cells of `occ` occupied (the sets of `bb`, restricted
-    /// to `occ` for the sliders' own cells is the caller's business).
+    /// Whether a piece of `by` attacks `sq` with the cells of `occ` occupied: the leapers first, then a
+    /// slider lookup only where an enemy slider stands on one of the cell's lines.
     #[inline(always)]
-    fn attackers(&self, bb: &Bitboards, sq: usize, by: Color, occ: u64) -> u64 {
+    fn attacked(&self, bb: &Bitboards, sq: usize, by: Color, occ: u64) -> bool {
         let sq = sq & 63;
         let them = bb.by_color(by);
-        let diag = bb.by_role(Role::Bishop) | bb.by_role(Role::Queen);
-        let orth = bb.by_role(Role::Rook) | bb.by_role(Role::Queen);
-        them & ((self.knight[sq] & bb.by_role(Role::Knight))
-            | (self.king[sq] & bb.by_role(Role::King))
-            | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn))
-            | (self.bishop(sq, occ) & diag)
-            | (self.rook(sq, occ) & orth))
+        if them
+            & ((self.knight[sq] & bb.by_role(Role::Knight))
+                | (self.king[sq] & bb.by_role(Role::King))
+                | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn)))
+            != 0
+        {
+            return true;
+        }
+        let diag = them & (bb.by_role(Role::Bishop) | bb.by_role(Role::Queen));
+        let orth = them & (bb.by_role(Role::Rook) | bb.by_role(Role::Queen));
+        (self.bishop_empty[sq] & diag != 0 && self.bishop(sq, occ) & diag != 0)
+            || (self.rook_empty[sq] & orth != 0 && self.rook(sq, occ) & orth != 0)
     }
 }
 
@@ -593,7 +598,7 @@ impl<'a> Node8<'a> {
         while cands != 0 {
             let q = cands.trailing_zeros() as usize;
             cands &= cands - 1;
-            if self.t.attackers(self.bb, q, self.them, occ) == 0 {
+            if !self.t.attacked(self.bb, q, self.them, occ) {
                 ok |= 1 << q;
             }
         }
@@ -642,7 +647,7 @@ impl<'a> Node8<'a> {
             }
             let occ = self.occ & !lifted;
             let (a, b) = (kf.min(kt), kf.max(kt));
-            let safe = (a..=b).all(|f| self.t.attackers(self.bb, rank + f, self.them, occ) == 0);
+            let safe = (a..=b).all(|f| !self.t.attacked(self.bb, rank + f, self.them, occ));
             if safe {
                 out.push(Move::new(cell(k), rook));
             }

@@ -13,6 +13,31 @@
 //!
 //! Moves are handed out piece by piece ([`generate`]), so a caller that only counts them ([`count`], the
 //! last ply of perft) never builds a full list; [`legal_moves`] collects them.
+//!
+//! # Two back ends
+//!
+//! The scan above is the padded-mailbox generator: it serves every shape. On the 8×8 board (classic chess
+//! and Chess960), where [`Position::bitboards`] is `Some`, every public function here ([`generate`],
+//! [`generate_until`], [`legal_moves`], [`legal_moves_into`], [`noisy_moves`], [`moves_from`], [`count`],
+//! and through them perft and the engine) uses a bitboard back end instead:
+//! - checks and pins come from the enemy sliders that share a line with the king on the empty board
+//!   (nothing between: a checker; exactly one piece between and it is ours: pinned, free to move only
+//!   along that line) and from the knight and pawn tables; the check mask is the checker and the cells
+//!   between it and the king;
+//! - slider attacks are magic bitboard lookups (one shared "fancy" table; the magic numbers were made by
+//!   our own search from a fixed seed, and tests find them again and check every entry against a ray walk);
+//! - a king destination is tested with the king lifted off the occupancy; en passant by the full test of
+//!   the king with both pawns lifted and the target filled (the rank case included); castling by the same
+//!   Chess960 rule as here;
+//! - [`count`] adds up population counts (bit-sliced across the pieces), the unpinned pawns set-wise.
+//!
+//! **Both back ends give the same moves in the same order** (the king's in direction order then castling,
+//! then each piece in [`Position::piece_list`] order; along each direction outward; knights in leap order;
+//! pawns push, double step, captures), so the engine's bench signature, recorded games and seeded random
+//! games do not depend on which one ran. `tests/bitboard.rs` compares them move for move, piece by piece, in
+//! both modes, at every node of the chess suites' trees, on random games from all 960 Chess960 starts
+//! and on positions made for en passant pins, castling through check and promotions; the mailbox path stays
+//! reachable on 8×8 for it through the hidden [`generate_until_mailbox`] and [`count_mailbox`].
 
 use std::ops::ControlFlow;
 
