@@ -97,10 +97,16 @@ const DEPTH: u32 = if cfg!(debug_assertions) { 3 } else { 4 };
 fn chess_suite_trees_agree_node_by_node() {
     let positions = suite(CHESS, DEPTH);
     assert!(positions.len() >= 7, "{}", positions.len());
+    let mut figures = 0;
     for (mut pos, figure) in positions {
         let leaves = tree(&mut pos, DEPTH);
-        assert_eq!(Some(leaves), figure, "{}", pos.fen());
+        // Not every line of the suite has a figure at every depth.
+        if let Some(figure) = figure {
+            assert_eq!(leaves, figure, "{}", pos.fen());
+            figures += 1;
+        }
     }
+    assert!(figures >= 7, "{figures} figures checked");
 }
 
 #[test]
