@@ -443,6 +443,10 @@ impl Position {
     ///
     /// A cell outside the board is attacked by nothing (false).
     pub fn is_attacked(&self, cell: Cell, by: Color) -> bool {
+        if let Some(bb) = &self.bb {
+            // 8×8: the leaper tables and the lines of the bitboards (the scan is the test's reference).
+            return cell.index() < 64 && bb.is_attacked(cell.index(), by);
+        }
         match self.geo.cell_to_padded_table().get(cell.index()) {
             Some(&p) => self.attacked_padded(p as usize, by),
             None => false,
@@ -1102,5 +1106,51 @@ mod tests {
             }
         }
         assert!(checked > 300, "only {checked} random positions were valid");
+    }
+
+    /// On 8×8, where `is_attacked` asks the bitboards, it agrees with the scan out from the cell for every
+    /// cell and both colours, on random positions (with every piece of chess, pawns included).
+    #[test]
+    fn attacks_found_from_the_bitboards_agree_with_the_scan_on_8x8() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let shape = Shape::CHESS;
+        let g = shape.geometry();
+        let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::YPawn];
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let mut setup = Setup::empty(shape);
+            for color in Color::ALL {
+                setup.board[next(64)] = Some(Piece::new(color, Role::King));
+            }
+            for _ in 0..(2 + next(24)) {
+                let cell = next(64);
+                let rank = cell / 8;
+                let role = roles[next(roles.len())];
+                if setup.board[cell].is_none() && (role != Role::YPawn || (1..7).contains(&rank)) {
+                    setup.board[cell] = Some(Piece::new(Color::ALL[next(2)], role));
+                }
+            }
+            let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else { continue };
+            assert!(pos.bitboards().is_some());
+            for cell in g.all_cells() {
+                for by in Color::ALL {
+                    assert_eq!(
+                        pos.is_attacked(cell, by),
+                        pos.attacked_by_scan(g.padded(cell), by),
+                        "{}, cell {}, by {by}",
+                        pos.fen(),
+                        g.cell_name(cell)
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 500, "only {checked} random positions were valid");
     }
 }
