@@ -67,6 +67,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bitboard;
 mod cell;
 pub mod epd;
 pub mod fen;
@@ -84,6 +85,7 @@ pub mod svg;
 mod text_move;
 pub mod zobrist;
 
+pub use bitboard::Bitboards;
 pub use cell::{Cell, Move};
 pub use fen::{CastlingNotation, FenError, FromFenError, SetupTextError};
 pub use geometry::{Direction, Geometry, Leap, Shape, ShapeError};

@@ -1,5 +1,6 @@
 //! [`Position`]: a validated position with a padded mailbox, piece lists and an incremental hash.
 
+use crate::bitboard::Bitboards;
 use crate::geometry::LINE_LEAP;
 use crate::mailbox::{self, EMPTY, OFFBOARD};
 use crate::setup::{PositionError, PositionErrorKind};
@@ -128,6 +129,8 @@ pub struct Position {
     fullmove: u32,
     hash: u64,
     mode: CastlingMode,
+    /// The 8×8 board's cell sets, `None` on every other shape (see [`Position::bitboards`]).
+    bb: Option<Bitboards>,
 }
 
 impl std::fmt::Debug for Position {
@@ -256,6 +259,7 @@ impl Position {
             fullmove: setup.fullmove,
             hash: 0,
             mode,
+            bb: (shape == Shape::CHESS).then(Bitboards::default),
         };
         for cell in geo.all_cells() {
             if let Some(piece) = setup.piece(cell) {
@@ -264,6 +268,9 @@ impl Position {
                 pos.add_to_list(piece.color, p);
                 if piece.role == Role::King {
                     pos.kings[piece.color.index()] = p as u16;
+                }
+                if let Some(bb) = &mut pos.bb {
+                    bb.toggle(piece.color, piece.role, cell.index());
                 }
             }
         }
@@ -371,6 +378,17 @@ impl Position {
         Cell::new(self.geo.padded_to_cell_table()[self.kings[color.index()] as usize])
     }
 
+    /// The pieces as 64-bit cell sets (bit `i`: the cell of index `i`, a1 = 0, h1 = 7, a8 = 56), on the
+    /// 8×8 board only; `None` on every other shape.
+    ///
+    /// They are updated with the mailbox by every [`Position::make`] and [`Position::unmake`], for move
+    /// generators (`tesseract-movegen`'s 8×8 back end) and evaluation; [`Position::check_validity`]
+    /// compares them with the mailbox in debug builds.
+    #[inline]
+    pub fn bitboards(&self) -> Option<&Bitboards> {
+        self.bb.as_ref()
+    }
+
     /// The padded mailbox: one byte per entry (see [`crate::mailbox`]), for move generators.
     #[inline]
     pub fn mailbox(&self) -> &[u8] {
@@ -425,6 +443,10 @@ impl Position {
     ///
     /// A cell outside the board is attacked by nothing (false).
     pub fn is_attacked(&self, cell: Cell, by: Color) -> bool {
+        if let Some(bb) = &self.bb {
+            // 8×8: the leaper tables and the lines of the bitboards (the scan is the test's reference).
+            return cell.index() < 64 && bb.is_attacked(cell.index(), by);
+        }
         match self.geo.cell_to_padded_table().get(cell.index()) {
             Some(&p) => self.attacked_padded(p as usize, by),
             None => false,
@@ -640,12 +662,19 @@ impl Position {
                 ^ keys.piece(king, king_to)
                 ^ keys.piece(rook, m.to)
                 ^ keys.piece(rook, rook_to);
+            if let Some(bb) = &mut self.bb {
+                bb.shift(us, Role::King, Role::King, m.from.index(), king_to.index());
+                bb.shift(us, Role::Rook, Role::Rook, m.to.index(), rook_to.index());
+            }
         } else {
             if mailbox::is_piece(target) {
                 undo.captured = target;
                 self.remove_from_list(them, to);
                 self.hash ^= keys.piece(Piece::new(them, mailbox::role(target)), m.to);
                 self.halfmove = 0;
+                if let Some(bb) = &mut self.bb {
+                    bb.toggle(them, mailbox::role(target), m.to.index());
+                }
             } else if role.is_pawn() && undo.en_passant.is_some_and(|ep| ep.target == m.to) && !is_straight(g, role, m)
             {
                 let victim = undo.en_passant.expect("checked").victim;
@@ -655,6 +684,9 @@ impl Position {
                 self.remove_from_list(them, vp);
                 self.mailbox[vp] = EMPTY;
                 self.hash ^= keys.piece(Piece::new(them, mailbox::role(undo.captured)), victim);
+                if let Some(bb) = &mut self.bb {
+                    bb.toggle(them, mailbox::role(undo.captured), victim.index());
+                }
             }
             self.mailbox[from] = EMPTY;
             let placed = match m.promotion {
@@ -665,6 +697,9 @@ impl Position {
             self.move_in_list(us, from, to);
             self.hash ^=
                 keys.piece(Piece::new(us, role), m.from) ^ keys.piece(Piece::new(us, mailbox::role(placed)), m.to);
+            if let Some(bb) = &mut self.bb {
+                bb.shift(us, role, mailbox::role(placed), m.from.index(), m.to.index());
+            }
             if role == Role::King {
                 self.kings[us.index()] = to as u16;
             } else if let Some(axis) = role.pawn_axis() {
@@ -737,18 +772,29 @@ impl Position {
             self.list_index[from] = ik;
             self.list_index[to] = ir;
             self.kings[us.index()] = from as u16;
+            if let Some(bb) = &mut self.bb {
+                bb.shift(us, Role::King, Role::King, m.from.index(), king_to.index());
+                bb.shift(us, Role::Rook, Role::Rook, m.to.index(), rook_to.index());
+            }
         } else {
             let code = undo.moved;
+            let placed = self.mailbox[to];
             self.mailbox[from] = code;
             self.mailbox[to] = EMPTY;
             self.move_in_list(us, to, from);
             if mailbox::role(code) == Role::King {
                 self.kings[us.index()] = from as u16;
             }
+            if let Some(bb) = &mut self.bb {
+                bb.shift(us, mailbox::role(code), mailbox::role(placed), m.from.index(), m.to.index());
+            }
             if undo.captured != EMPTY {
                 let at = undo.captured_at as usize;
                 self.mailbox[at] = undo.captured;
                 self.add_to_list(them, at);
+                if let Some(bb) = &mut self.bb {
+                    bb.toggle(them, mailbox::role(undo.captured), g.padded_to_cell_table()[at] as usize);
+                }
             }
         }
         self.turn = us;
@@ -835,8 +881,9 @@ impl Position {
         }
     }
 
-    /// Checks the internal invariants: piece lists agree with the mailbox, kings are where recorded, and
-    /// the incremental hash equals the hash from scratch. Runs after every make and unmake in debug builds.
+    /// Checks the internal invariants: piece lists agree with the mailbox, kings are where recorded, the
+    /// bitboards (8×8) hold exactly the mailbox's pieces, and the incremental hash equals the hash from
+    /// scratch. Runs after every make and unmake in debug builds.
     ///
     /// # Panics
     /// When an invariant is broken.
@@ -855,6 +902,14 @@ impl Position {
                 mailbox::code(color, Role::King),
                 "{color} king not where recorded"
             );
+        }
+        assert_eq!(self.bb.is_some(), self.shape() == Shape::CHESS, "bitboards kept exactly on 8×8");
+        if let Some(bb) = &self.bb {
+            let mut expected = Bitboards::default();
+            for (cell, piece) in self.pieces() {
+                expected.toggle(piece.color, piece.role, cell.index());
+            }
+            assert_eq!(*bb, expected, "bitboards differ from the mailbox");
         }
         assert_eq!(self.hash, self.hash_from_scratch(), "incremental hash differs from the hash from scratch");
     }
@@ -1051,5 +1106,51 @@ mod tests {
             }
         }
         assert!(checked > 300, "only {checked} random positions were valid");
+    }
+
+    /// On 8×8, where `is_attacked` asks the bitboards, it agrees with the scan out from the cell for every
+    /// cell and both colours, on random positions (with every piece of chess, pawns included).
+    #[test]
+    fn attacks_found_from_the_bitboards_agree_with_the_scan_on_8x8() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let shape = Shape::CHESS;
+        let g = shape.geometry();
+        let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::YPawn];
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let mut setup = Setup::empty(shape);
+            for color in Color::ALL {
+                setup.board[next(64)] = Some(Piece::new(color, Role::King));
+            }
+            for _ in 0..(2 + next(24)) {
+                let cell = next(64);
+                let rank = cell / 8;
+                let role = roles[next(roles.len())];
+                if setup.board[cell].is_none() && (role != Role::YPawn || (1..7).contains(&rank)) {
+                    setup.board[cell] = Some(Piece::new(Color::ALL[next(2)], role));
+                }
+            }
+            let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else { continue };
+            assert!(pos.bitboards().is_some());
+            for cell in g.all_cells() {
+                for by in Color::ALL {
+                    assert_eq!(
+                        pos.is_attacked(cell, by),
+                        pos.attacked_by_scan(g.padded(cell), by),
+                        "{}, cell {}, by {by}",
+                        pos.fen(),
+                        g.cell_name(cell)
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 500, "only {checked} random positions were valid");
     }
 }

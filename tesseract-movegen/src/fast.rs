@@ -13,6 +13,31 @@
 //!
 //! Moves are handed out piece by piece ([`generate`]), so a caller that only counts them ([`count`], the
 //! last ply of perft) never builds a full list; [`legal_moves`] collects them.
+//!
+//! # Two back ends
+//!
+//! The scan above is the padded-mailbox generator: it serves every shape. On the 8×8 board (classic chess
+//! and Chess960), where [`Position::bitboards`] is `Some`, every public function here ([`generate`],
+//! [`generate_until`], [`legal_moves`], [`legal_moves_into`], [`noisy_moves`], [`moves_from`], [`count`],
+//! and through them perft and the engine) uses a bitboard back end instead:
+//! - checks and pins come from the enemy sliders that share a line with the king on the empty board
+//!   (nothing between: a checker; exactly one piece between and it is ours: pinned, free to move only
+//!   along that line) and from the knight and pawn tables; the check mask is the checker and the cells
+//!   between it and the king;
+//! - slider attacks are magic bitboard lookups (one shared "fancy" table; the magic numbers were made by
+//!   our own search from a fixed seed, and tests find them again and check every entry against a ray walk);
+//! - a king destination is tested with the king lifted off the occupancy; en passant by the full test of
+//!   the king with both pawns lifted and the target filled (the rank case included); castling by the same
+//!   Chess960 rule as here;
+//! - [`count`] adds up population counts (bit-sliced across the pieces), the unpinned pawns set-wise.
+//!
+//! **Both back ends give the same moves in the same order** (the king's in direction order then castling,
+//! then each piece in [`Position::piece_list`] order; along each direction outward; knights in leap order;
+//! pawns push, double step, captures), so the engine's bench signature, recorded games and seeded random
+//! games do not depend on which one ran. `tests/bitboard.rs` compares them move for move, piece by piece, in
+//! both modes, at every node of the chess suites' trees, on random games from all 960 Chess960 starts
+//! and on positions made for en passant pins, castling through check and promotions; the mailbox path stays
+//! reachable on 8×8 for it through the hidden [`generate_until_mailbox`] and [`count_mailbox`].
 
 use std::ops::ControlFlow;
 
@@ -20,6 +45,7 @@ use arrayvec::ArrayVec;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{CastlingSide, Cell, Color, MAX_MOVES, Move, Position, Role};
 
+use crate::board8;
 use crate::tables::{LEAP, PROMOTES, PROMOTES_TWICE, PawnSteps, START_ROW, Tables, pawn_bit};
 
 /// A list of moves with room for the most moves any valid position can have ([`MAX_MOVES`], worked out
@@ -579,7 +605,20 @@ pub fn generate<M: GenMode>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>)) {
 /// });
 /// assert!(knight.is_some());
 /// ```
-pub fn generate_until<M: GenMode, B>(pos: &Position, mut f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>) -> Option<B> {
+pub fn generate_until<M: GenMode, B>(pos: &Position, f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>) -> Option<B> {
+    match pos.bitboards() {
+        Some(bb) => board8::generate_until::<M, B>(pos, bb, f),
+        None => generate_until_mailbox::<M, B>(pos, f),
+    }
+}
+
+/// [`generate_until`] by the mailbox generator whatever the board, also on 8×8 where the public functions
+/// use the bitboard back end: for tests that compare the two move for move.
+#[doc(hidden)]
+pub fn generate_until_mailbox<M: GenMode, B>(
+    pos: &Position,
+    mut f: impl FnMut(PieceMoves<'_>) -> ControlFlow<B>,
+) -> Option<B> {
     Node::with(pos, |node| {
         let mut buf = Buf::new();
         let mut stopped = None;
@@ -665,25 +704,43 @@ impl Node<'_> {
 /// ```
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
     let mut list = Vec::new();
-    generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<AllMoves, _>(pos, bb, &mut list),
+        None => generate::<AllMoves>(pos, |piece| list.extend_from_slice(piece.moves)),
+    }
     list
 }
 
 /// Appends the legal moves of `pos` to `list` (which has room for any position's moves when it starts
 /// empty): the way to fill a list that lives in the caller's frame without moving it.
 pub fn legal_moves_into(pos: &Position, list: &mut MoveList) {
-    generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied()));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<AllMoves, _>(pos, bb, list),
+        None => generate::<AllMoves>(pos, |piece| list.extend(piece.moves.iter().copied())),
+    }
 }
 
 /// The legal captures and promotions of `pos`.
 pub fn noisy_moves(pos: &Position) -> Vec<Move> {
     let mut list = Vec::new();
-    generate::<Noisy>(pos, |piece| list.extend_from_slice(piece.moves));
+    match pos.bitboards() {
+        Some(bb) => board8::moves_into::<Noisy, _>(pos, bb, &mut list),
+        None => generate::<Noisy>(pos, |piece| list.extend_from_slice(piece.moves)),
+    }
     list
 }
 
 /// The number of legal moves of `pos`, without building a list.
 pub fn count(pos: &Position) -> usize {
+    match pos.bitboards() {
+        Some(bb) => board8::count(pos, bb),
+        None => count_mailbox(pos),
+    }
+}
+
+/// [`count`] by the mailbox generator whatever the board (see [`generate_until_mailbox`]).
+#[doc(hidden)]
+pub fn count_mailbox(pos: &Position) -> usize {
     let mut counter = Counter(0);
     Node::with(pos, |node| node.each_piece::<AllMoves, Counter>(&mut counter, |_, _, _| ControlFlow::Continue(())));
     counter.0

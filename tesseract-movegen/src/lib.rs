@@ -65,6 +65,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod board8;
 pub mod fast;
 pub mod game;
 pub mod naive;
