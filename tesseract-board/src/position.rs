@@ -430,8 +430,9 @@ impl Position {
         self.is_attacked(self.king(self.turn), self.turn.other())
     }
 
-    /// Whether a piece of color `by` attacks `cell` (whatever stands on it), by scanning out from the cell
-    /// along every direction and knight leap. Works on any position, before any move generator exists.
+    /// Whether a piece of color `by` attacks `cell` (whatever stands on it). Works on any position, before
+    /// any move generator exists: on 8×8 from the bitboards, on sides up to 5 by asking each piece of `by`
+    /// through a line table, on other shapes by scanning out from the cell along every direction and leap.
     ///
     /// # Examples
     /// ```
@@ -458,7 +459,8 @@ impl Position {
     }
 
     /// [`Position::attacked_padded`] by scanning out from the cell along every direction and leap: for the
-    /// shapes without a line table (sides of 6 and more, where it is cheap: 8×8 has 8 directions).
+    /// shapes without a line table and other than 8×8 (sides of 6 and more in 1 to 3 dimensions, where
+    /// it is cheap: a 2D board has 8 directions).
     fn attacked_by_scan(&self, at: usize, by: Color) -> bool {
         let mb = &self.mailbox;
         for dir in self.geo.directions() {

@@ -803,7 +803,10 @@ impl<'a> Node8<'a> {
                 Role::King => continue,
                 Role::Knight => self.knight_moves::<M, O>(s, out),
                 Role::YPawn => self.pawn_moves::<M, O>(s, out),
-                _ => self.slider_moves::<M, O>(s, role, out),
+                _ => {
+                    debug_assert!(matches!(role, Role::Queen | Role::Rook | Role::Bishop), "{role:?} on 8×8");
+                    self.slider_moves::<M, O>(s, role, out);
+                }
             }
             if done(out, s, role).is_break() {
                 return;

@@ -29,7 +29,7 @@
 //! - a king destination is tested with the king lifted off the occupancy; en passant by the full test of
 //!   the king with both pawns lifted and the target filled (the rank case included); castling by the same
 //!   Chess960 rule as here;
-//! - [`count`] adds up population counts (bit-sliced across the pieces), the unpinned pawns set-wise.
+//! - [`count`] adds up population counts piece by piece, the unpinned pawns set-wise.
 //!
 //! **Both back ends give the same moves in the same order** (the king's in direction order then castling,
 //! then each piece in [`Position::piece_list`] order; along each direction outward; knights in leap order;

@@ -126,8 +126,10 @@ fn en_passant_pins_castling_through_check_and_promotions_agree() {
         // En passant along the rank would uncover the rook: refused.
         "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
         "8/8/8/r2pP2K/8/8/8/k7 w - d6 0 2",
-        // En passant by a pawn pinned on a diagonal, and capturing a checking pawn.
+        // En passant next to an enemy bishop (legal: nothing is pinned), by a pawn pinned on a diagonal
+        // (refused), and capturing a checking pawn.
         "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+        "8/8/4k3/8/2pP4/8/B5K1/8 b - d3 0 1",
         "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
         "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
         "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",

@@ -135,8 +135,8 @@ pub struct Options {
     pub features: Features,
 }
 
-/// Switches for the selective parts of the search. All but mate safety are on by default; the match
-/// example turns them on or off one at a time to measure them.
+/// Switches for the selective parts of the search. All are on by default; the match example turns them
+/// off one at a time to measure them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Features {
     /// Null-move pruning.
