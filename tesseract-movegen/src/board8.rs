@@ -911,20 +911,7 @@ pub(crate) fn generate_until<M: GenMode, B>(
     let node = Node8::new(pos, bb);
     let mut buf = arrayvec::ArrayVec::<Move, 32>::new();
     let mut stopped = None;
-    node.each_piece::<M, _>(&mut buf, |buf, s, role| {
-        if buf.is_empty() {
-            return ControlFlow::Continue(());
-        }
-        let flow = f(PieceMoves { from: cell(s), role, moves: buf });
-        buf.clear();
-        match flow {
-            ControlFlow::Continue(()) => ControlFlow::Continue(()),
-            ControlFlow::Break(b) => {
-                stopped = Some(b);
-                ControlFlow::Break(())
-            }
-        }
-    });
+    node.each_piece::<M, _>(&mut buf, |buf, s, role| crate::fast::hand_over(&mut f, &mut stopped, cell(s), role, buf));
     stopped
 }
 

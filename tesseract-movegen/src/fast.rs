@@ -622,22 +622,33 @@ pub fn generate_until_mailbox<M: GenMode, B>(
     Node::with(pos, |node| {
         let mut buf = Buf::new();
         let mut stopped = None;
-        node.each_piece::<M, Buf>(&mut buf, |buf, p, role| {
-            if buf.is_empty() {
-                return ControlFlow::Continue(());
-            }
-            let flow = f(PieceMoves { from: node.cell(p), role, moves: buf });
-            buf.clear();
-            match flow {
-                ControlFlow::Continue(()) => ControlFlow::Continue(()),
-                ControlFlow::Break(b) => {
-                    stopped = Some(b);
-                    ControlFlow::Break(())
-                }
-            }
-        });
+        node.each_piece::<M, Buf>(&mut buf, |buf, p, role| hand_over(&mut f, &mut stopped, node.cell(p), role, buf));
         stopped
     })
+}
+
+/// Hands one piece's moves in `buf` (if any) to the callback of [`generate_until`] and empties `buf`; a
+/// break is kept in `stopped` and stops the generation. Both back ends call it after each piece.
+#[inline]
+pub(crate) fn hand_over<B, const N: usize>(
+    f: &mut impl FnMut(PieceMoves<'_>) -> ControlFlow<B>,
+    stopped: &mut Option<B>,
+    from: Cell,
+    role: Role,
+    buf: &mut ArrayVec<Move, N>,
+) -> ControlFlow<()> {
+    if buf.is_empty() {
+        return ControlFlow::Continue(());
+    }
+    let flow = f(PieceMoves { from, role, moves: buf });
+    buf.clear();
+    match flow {
+        ControlFlow::Continue(()) => ControlFlow::Continue(()),
+        ControlFlow::Break(b) => {
+            *stopped = Some(b);
+            ControlFlow::Break(())
+        }
+    }
 }
 
 /// The legal moves of the piece on `cell` (none for an empty cell, an enemy piece or a cell off the
