@@ -346,7 +346,7 @@ impl Board {
 
     /// Whether the side to move is in check.
     fn is_check(&self) -> bool {
-        self.pos().is_check()
+        stack::ample(|| self.pos().is_check())
     }
 
     /// Whether the side to move is checkmated.
@@ -392,7 +392,7 @@ impl Board {
     /// position on the board (python-chess's `can_claim_draw` also tries each legal move for a claim made
     /// by writing the move down; this one does not).
     fn can_claim_draw(&self) -> bool {
-        !self.game.rules().claimable().is_empty()
+        !stack::ample(|| self.game.rules().claimable()).is_empty()
     }
 
     /// How the game ended, or None while it goes on: tesseract-movegen's `Game` rules.

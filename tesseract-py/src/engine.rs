@@ -80,7 +80,7 @@ fn search(
     let (limits, options, hash_mb) = settings(tier, nodes, depth, seed)?;
     let (pos, history, status) = {
         let b = board.borrow();
-        (b.pos().clone(), b.game().history().to_vec(), b.game().status())
+        (b.pos().clone(), b.game().history().to_vec(), stack::ample(|| b.game().status()))
     };
     if stack::ample(|| legal_moves(&pos).is_empty()) {
         let why = status.map_or_else(|| "no legal move".to_string(), |end| end.to_string());
