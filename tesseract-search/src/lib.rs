@@ -51,7 +51,8 @@
 //! - **Search** ([`search`]): iterative deepening over a fail-soft negamax with principal-variation
 //!   search, aspiration windows, a transposition table ([`tt`]), null-move pruning, late-move reductions
 //!   and pruning, futility pruning, check extension and a quiescence search on captures and promotions,
-//!   with moves ordered by table move, MVV-LVA, killers and history. The branching factor is the
+//!   with moves ordered by table move, MVV-LVA, killers and history, and captures judged by static
+//!   exchange evaluation. The branching factor is the
 //!   problem this design answers: the Tesseract start has 226 legal moves (20 in chess), and a plain
 //!   alpha-beta would not see past depth four; the pruning makes the effective branching factor a small
 //!   fraction of that (the master completes depth seven from the start in about two seconds; see the
@@ -128,6 +129,7 @@ pub mod eval;
 mod game;
 pub mod playout;
 pub mod search;
+mod see;
 mod tier;
 pub mod time;
 pub mod tt;
