@@ -57,8 +57,8 @@ def elo(score: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", required=True, help="engine A's command")
-    parser.add_argument("--b", required=True, help="engine B's command")
+    parser.add_argument("--a", required=True, help="engine A's executable")
+    parser.add_argument("--b", required=True, help="engine B's executable")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)

@@ -89,8 +89,8 @@ cargo test --workspace --all-features
 step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
 cargo test --workspace --all-features --profile ci -- --include-ignored
 
-step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays two short games"
-selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 2 --nodes 2000)
+step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960)"
+selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1
 echo "$selfplay" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
 

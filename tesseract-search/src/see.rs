@@ -31,14 +31,16 @@ pub(crate) fn see(t: &Tables, pos: &Position, m: Move) -> i32 {
     removed.push(from);
     let mover = mb[from];
     let target = mb[at];
+    if target != EMPTY && mailbox::color(target) == pos.turn() {
+        // Castling, written as the king taking its own rook: nothing changes hands.
+        return 0;
+    }
     let mut gain: ArrayVec<i32, { MAX_EXCHANGE + 1 }> = ArrayVec::new();
-    let captured = if target != EMPTY && mailbox::color(target) != pos.turn() {
+    let captured = if target != EMPTY {
         t.value_of_code(target)
-    } else if let Some(ep) = pos.en_passant().filter(|ep| ep.target == m.to && mailbox::role(mover).is_pawn()) {
-        // En passant (or a pawn's push onto the target, which the generator never makes a capture: the
-        // pawn cannot push there, the cell being one it passed over).
+    } else if let Some(ep) = pos.en_passant().filter(|ep| ep.target == m.to && is_pawn_capture(pos, m)) {
         removed.push(g.padded(ep.victim));
-        t.value(Role::YPawn)
+        t.value_of_code(mb[g.padded(ep.victim)])
     } else {
         0
     };
@@ -70,6 +72,17 @@ pub(crate) fn see(t: &Tables, pos: &Position, m: Move) -> i32 {
         *before = -(-*before).max(last);
     }
     gain[0]
+}
+
+/// Whether `m` moves a pawn sideways along a capture axis: onto the en passant cell, a capture (in 4D
+/// a pawn of the other kind may push straight onto it).
+fn is_pawn_capture(pos: &Position, m: Move) -> bool {
+    let g = pos.geometry();
+    if !mailbox::role(pos.mailbox()[g.padded(m.from)]).is_pawn() {
+        return false;
+    }
+    let (a, b) = (g.coords(m.from), g.coords(m.to));
+    g.capture_axes().iter().any(|&k| a[k] != b[k])
 }
 
 /// The exchange value of a piece's mailbox code.
@@ -218,9 +231,8 @@ mod tests {
                     for &m in &moves {
                         let g = pos.geometry();
                         let target = pos.mailbox()[g.padded(m.to)];
-                        let en_passant = pos.en_passant().is_some_and(|ep| {
-                            ep.target == m.to && mailbox::role(pos.mailbox()[g.padded(m.from)]).is_pawn()
-                        });
+                        let en_passant =
+                            pos.en_passant().is_some_and(|ep| ep.target == m.to && is_pawn_capture(&pos, m));
                         let capture = (target != EMPTY && mailbox::color(target) != pos.turn()) || en_passant;
                         if !capture || m.promotion.is_some() {
                             continue;
@@ -235,7 +247,11 @@ mod tests {
                         let mut after = pos.clone();
                         after.make(m);
                         assert_eq!(first.is_some(), after.is_attacked(m.to, pos.turn().other()), "{m:?} in {pos:?}");
-                        let victim = if en_passant { t.value(Role::YPawn) } else { t.value_of_code(target) };
+                        let victim = if en_passant {
+                            t.value_of_code(pos.mailbox()[g.padded(pos.en_passant().expect("en passant").victim)])
+                        } else {
+                            t.value_of_code(target)
+                        };
                         let value = see(t, &pos, m);
                         assert!(value <= victim, "{m:?} in {pos:?}");
                         if first.is_none() {
@@ -255,6 +271,8 @@ mod tests {
         assert_eq!(see_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"), 100);
         // A promotion on a guarded cell: the new queen is taken back, a pawn lost.
         assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c8=Q"), -100);
+        // Castling (the king takes its own rook, whose cell the rook on h8 attacks) changes no material.
+        assert_eq!(see_of("4k2r/8/8/8/8/8/8/4K2R w K - 0 1", "O-O"), 0);
         // Taking the rook with promotion, then losing the queen to the king.
         assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "cxd8=Q+"), 500 + 800 - 900);
     }
