@@ -1,6 +1,6 @@
 //! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
-//! The score is the sum, for White minus for Black, of five terms, each with a middlegame and an endgame
+//! The score is the sum, for White minus for Black, of six terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
 //!
 //! 1. **Material** ([`piece_value`]); see the table and its derivation below.
@@ -15,6 +15,12 @@
 //!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (queen 4, rook 3, others 2); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
+//!
+//! 6. **Passed pawns** (2D boards only): a pawn with no enemy pawn ahead on its file or the neighbouring
+//!    ones earns a bonus rising with its advance; in the endgame, more the farther the enemy king and
+//!    the nearer the own king are from the cell in front of it, and a large bonus when the enemy has only
+//!    pawns and its king cannot catch it (the rule of the square). In 4D, with two kinds of pawn moving
+//!    along different axes, "passed" has no settled meaning yet, and the term is left out.
 //!
 //! The side to move gets a small tempo bonus. [`evaluate_white`] gives the score from White's point of
 //! view; it is exactly antisymmetric under the point reflection σ that swaps the colors
@@ -52,6 +58,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
+use tesseract_board::geometry::MAX_SIDE;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
 use tesseract_board::{Color, Position, Role, Shape};
 
@@ -136,6 +143,10 @@ pub(crate) struct Tables {
     attack: [i32; 9],
     phase: [i32; 9],
     phase_max: i32,
+    /// On 2D boards, the (file, rank) of every cell, both from 0, for the passed-pawn term; empty on
+    /// other boards.
+    file_rank: Vec<(u8, u8)>,
+    side: i32,
 }
 
 impl Tables {
@@ -228,6 +239,12 @@ impl Tables {
             attack: w.attack,
             phase: w.phase,
             phase_max: if dims == 2 { 24 } else { 32 },
+            file_rank: if dims == 2 {
+                g.all_cells().map(|cell| (g.coords(cell)[0] - 1, g.coords(cell)[1] - 1)).collect()
+            } else {
+                Vec::new()
+            },
+            side: n,
         }
     }
 
@@ -298,6 +315,8 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mut attackers = [0i32; 2];
     let mut shelter = [0i32; 2];
     let mut phase = 0;
+    // On 2D boards, `pawns[c][file]` has bit `rank` set for each pawn of color c.
+    let mut pawns = [[0u16; MAX_SIDE as usize]; 2];
     for color in Color::ALL {
         let ci = color.index();
         // `near_own[p]`: p is one king step from the own king; `near_enemy[q]`: from the enemy king.
@@ -317,6 +336,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             phase += t.phase[ri];
             if role == Role::King {
                 continue;
+            }
+            if role.is_pawn() && !t.file_rank.is_empty() {
+                let (f, r) = t.file_rank[board_cell];
+                pawns[ci][f as usize] |= 1 << r;
             }
             if near_own[p] {
                 shelter[ci] += 1;
@@ -378,11 +401,78 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         }
         mg[ci] += SHELTER * shelter[ci].min(SHELTER_CAP) - danger;
     }
+    if !t.file_rank.is_empty() {
+        passed_pawns(t, pos, &pawns, kings, &mut mg, &mut eg);
+    }
     let phase = phase.min(t.phase_max);
     let mgv = mg[0] - mg[1];
     let egv = eg[0] - eg[1];
     let tempo = if pos.turn() == Color::White { TEMPO } else { -TEMPO };
     (mgv * phase + egv * (t.phase_max - phase)) / t.phase_max + tempo
+}
+
+/// Passed-pawn bonus by steps advanced from the start rank, (mg, eg), on 2D boards.
+const PASSED: [(i32, i32); 8] = [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)];
+/// Endgame bonus per cell of king distance to the cell in front of a passed pawn, times the pawn's steps:
+/// the enemy king's distance counts for the pawn, the own king's against.
+const PASSED_KING_ENEMY: i32 = 5;
+const PASSED_KING_OWN: i32 = 2;
+/// Endgame bonus of a passed pawn that the enemy king cannot catch ("the rule of the square") when the
+/// enemy has nothing but pawns.
+const UNSTOPPABLE: i32 = 500;
+
+/// Adds the passed-pawn terms of both colors on a 2D board: a pawn is passed when no enemy pawn stands
+/// ahead of it on its file or a neighbouring one. `pawns[color][file]` has bit `rank` set for each pawn.
+fn passed_pawns(
+    t: &Tables,
+    pos: &Position,
+    pawns: &[[u16; MAX_SIDE as usize]; 2],
+    kings: [usize; 2],
+    mg: &mut [i32; 2],
+    eg: &mut [i32; 2],
+) {
+    let n = t.side;
+    let king_at = |ci: usize| {
+        let (f, r) = t.file_rank[t.to_cell[kings[ci]] as usize];
+        (i32::from(f), i32::from(r))
+    };
+    let dist = |a: (i32, i32), b: (i32, i32)| (a.0 - b.0).abs().max((a.1 - b.1).abs());
+    for ci in 0..2 {
+        let enemy = 1 - ci;
+        let (own_king, enemy_king) = (king_at(ci), king_at(enemy));
+        let enemy_bare = !has_pieces(pos, Color::ALL[enemy]);
+        let enemy_to_move = pos.turn().index() == enemy;
+        // White's pawns go up the ranks, Black's down.
+        let (dir, last_rank) = if ci == 0 { (1, n - 1) } else { (-1, 0) };
+        for f in 0..n {
+            let mut bits = pawns[ci][f as usize];
+            while bits != 0 {
+                let r = bits.trailing_zeros() as i32;
+                bits &= bits - 1;
+                let ahead: u16 = if ci == 0 { !((2u16 << r) - 1) } else { (1u16 << r) - 1 };
+                if (f.max(1) - 1..=(f + 1).min(n - 1)).any(|g| pawns[enemy][g as usize] & ahead != 0) {
+                    continue;
+                }
+                let steps = if ci == 0 { r - 1 } else { n - 2 - r }.clamp(0, 7);
+                let (pm, pe) = PASSED[steps as usize];
+                mg[ci] += pm;
+                eg[ci] += pe;
+                let front = (f, r + dir);
+                eg[ci] +=
+                    steps * (PASSED_KING_ENEMY * dist(enemy_king, front) - PASSED_KING_OWN * dist(own_king, front));
+                if enemy_bare {
+                    let promotion = (f, last_rank);
+                    let cells_to_go = (last_rank - r).abs();
+                    // From the start rank the first step may be a double one.
+                    let moves_to_go = if steps == 0 { cells_to_go - 1 } else { cells_to_go };
+                    let own_pawn_ahead = pawns[ci][f as usize] & ahead != 0;
+                    if !own_pawn_ahead && moves_to_go < dist(enemy_king, promotion) - i32::from(enemy_to_move) {
+                        eg[ci] += UNSTOPPABLE;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Whether `color` has a piece other than its king and pawns (null-move pruning is off otherwise).
@@ -412,6 +502,56 @@ mod tests {
         // The reflection puts the king on d: castling rights need the Chess960 rules.
         let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
         assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos));
+    }
+
+    /// The passed-pawn terms of `fen` alone, as (mg, eg) for White and for Black.
+    fn passed_terms(fen: &str) -> ([i32; 2], [i32; 2]) {
+        let pos = Position::from_fen(fen).unwrap();
+        let t = Tables::of(pos.shape());
+        let mut pawns = [[0u16; MAX_SIDE as usize]; 2];
+        for color in Color::ALL {
+            for &p in pos.piece_list(color) {
+                if mailbox::role(pos.mailbox()[p as usize]).is_pawn() {
+                    let (f, r) = t.file_rank[t.to_cell[p as usize] as usize];
+                    pawns[color.index()][f as usize] |= 1 << r;
+                }
+            }
+        }
+        let kings = [pos.king_padded(Color::White), pos.king_padded(Color::Black)];
+        let (mut mg, mut eg) = ([0; 2], [0; 2]);
+        passed_pawns(t, &pos, &pawns, kings, &mut mg, &mut eg);
+        (mg, eg)
+    }
+
+    #[test]
+    fn passed_pawns_by_hand() {
+        // d5 is passed, three steps from d2: PASSED[3] = (20, 45); the cell in front, d6, is 2 from the
+        // black king on e8 and 5 from the white king on e1: 3 · (5·2 − 2·5) = 0. The black king reaches
+        // d8 at once: not unstoppable.
+        assert_eq!(passed_terms("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"), ([20, 0], [45, 0]));
+        // A black pawn on c6 stops d5, and d5 is ahead of c6 on a neighbouring file: neither is passed.
+        assert_eq!(passed_terms("4k3/8/2p5/3P4/8/8/8/4K3 w - - 0 1"), ([0, 0], [0, 0]));
+        // On e6, the other neighbouring file: the same.
+        assert_eq!(passed_terms("4k3/8/4p3/3P4/8/8/8/4K3 w - - 0 1"), ([0, 0], [0, 0]));
+        // On f6 both are passed. Black's f6 is one step from f7: PASSED[1] = (5, 15); in front, f5 is
+        // 4 from the white king on e1 and 3 from the black king: 1 · (5·4 − 2·3) = 14. White's d5 as
+        // above.
+        assert_eq!(passed_terms("4k3/8/5p2/3P4/8/8/8/4K3 w - - 0 1"), ([20, 5], [45, 29]));
+    }
+
+    #[test]
+    fn rule_of_the_square() {
+        // a2 needs five moves (a double step first); the black king on g7 is 6 from a8. With White to
+        // move the pawn queens first; with Black to move the king catches it. The evaluations differ by
+        // the tempo bonus twice and the unstoppable bonus (no pieces: the endgame weight is whole).
+        let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 w - - 0 1").unwrap());
+        let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 b - - 0 1").unwrap());
+        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
+        // A pawn of its own ahead takes the bonus away: a2 has none, a3 (five moves, one step from
+        // the start) has it with White to move only.
+        let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 w - - 0 1").unwrap());
+        let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 b - - 0 1").unwrap());
+        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
     }
 
     #[test]
