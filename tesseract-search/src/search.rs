@@ -18,13 +18,14 @@
 //!   squared (drafts 1–4), and futility pruning of quiet moves when the static eval plus `100 + 120·draft`
 //!   cannot reach alpha (drafts 1–3);
 //! - orders moves: transposition-table move, captures and queen promotions by MVV-LVA, two killer moves
-//!   per ply, then quiet moves by history (a bonus of draft² for a quiet move that cuts, a malus for the
-//!   quiet moves tried before it), then the captures that lose material by static exchange evaluation
-//!   (`see`: every piece bearing on the cell recaptures, least valuable first, while it pays),
-//!   under-promotions last;
+//!   per ply, on 2D boards the countermove (the quiet move that last refuted the opponent's move, by its
+//!   piece and target cell; see `Tuning`), then quiet moves by history (a bonus of draft² for a quiet move
+//!   that cuts, a malus for the quiet moves tried before it), then the captures that lose material by
+//!   static exchange evaluation (`see`: every piece bearing on the cell recaptures, least valuable first,
+//!   while it pays), under-promotions last;
 //! - reduces late quiet moves (late-move reductions, `0.75 + ln(draft)·ln(index)/2.25` plies, one less at
-//!   PV nodes and for killers, adjusted by history), re-searching at full draft when the reduced search
-//!   beats alpha;
+//!   PV nodes and for killers and the countermove, adjusted by history), re-searching at full draft when
+//!   the reduced search beats alpha;
 //! - searches the first move with the full window and the others with a null window (PVS), re-searching
 //!   those that land inside the window;
 //! - stores its result with the replacement scheme of [`crate::tt`].
@@ -601,13 +602,14 @@ struct Worker<'a> {
 #[derive(Copy, Clone, Debug)]
 struct Tuning {
     /// Static-eval cutoffs ("reverse futility") at shallow drafts. On two axes they cut the replies to
-    /// sacrifices before the combination shows (Win at Chess at 500k nodes: 277 of 299 without them, 253
-    /// with them, the search otherwise the same); in 4D the search cannot afford to go without them.
+    /// sacrifices before the combination shows (Win at Chess at 500k nodes, measured before countermoves
+    /// and the passed-pawn terms: 277 of 299 without them, 253 with them, the search otherwise the same);
+    /// in 4D the search cannot afford to go without them.
     reverse_futility: bool,
     /// With mate safety, quiescence's first ply also tries the quiet moves that give check and do not
     /// hang the piece. On two axes it finds the mates and forks at the horizon that the suites are made
-    /// of (Win at Chess: 277 with them, 267 without); in 4D, with no static-eval cutoffs either, depth 7
-    /// from the standard start took 2 to 3 times the nodes.
+    /// of (Win at Chess, measured likewise: 277 with them, 267 without); in 4D, with no static-eval
+    /// cutoffs either, depth 7 from the standard start took 2 to 3 times the nodes.
     quiet_checks: bool,
     /// Countermoves: the quiet move that last refuted the opponent's move (its piece and target cell) is
     /// tried right after the killers. On two axes, with the passed-pawn terms of the evaluation (also
@@ -1247,6 +1249,7 @@ impl Worker<'_> {
         let n = self.lists[ply].len();
         for i in 0..n {
             let m = self.pick(ply, i);
+            let order = self.lists[ply][i].1;
             if !in_check {
                 if m.promotion.is_some_and(|p| p != Role::Queen) {
                     continue;
@@ -1257,7 +1260,11 @@ impl Worker<'_> {
                 let victim_code = self.victim(m);
                 let victim = self.t.value_of_code(victim_code);
                 let gain = victim + m.promotion.map_or(0, |p| self.t.value(p) - self.t.value(Role::YPawn));
-                let losing = |w: &Self| m.promotion.is_none() && w.is_bad_capture(m, victim);
+                // Whether the capture loses material by exchange: its ordering score says so (a losing capture
+                // is scored below zero, every other capture far above), except for the table's move.
+                let losing = |w: &Self| {
+                    m.promotion.is_none() && if order == SCORE_TT { w.is_bad_capture(m, victim) } else { order < 0 }
+                };
                 let prune = if victim_code == 0 && m.promotion.is_none() {
                     // A quiet move (generated only where quiet checks are tried): a check that does not
                     // hang the piece, or nothing.
