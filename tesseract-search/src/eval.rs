@@ -15,12 +15,12 @@
 //!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (queen 4, rook 3, others 2); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
-//!
 //! 6. **Passed pawns** (2D boards only): a pawn with no enemy pawn ahead on its file or the neighbouring
 //!    ones earns a bonus rising with its advance; in the endgame, more the farther the enemy king and
 //!    the nearer the own king are from the cell in front of it, and a large bonus when the enemy has only
-//!    pawns and its king cannot catch it (the rule of the square). In 4D, with two kinds of pawn moving
-//!    along different axes, "passed" has no settled meaning yet, and the term is left out.
+//!    king and pawns and its king cannot catch it (the rule of the square). On boards of three or four
+//!    axes the term is left out: in 4D, with two kinds of pawn moving along different axes, "passed" has
+//!    no settled meaning yet, and it was not measured on Raumschach.
 //!
 //! The side to move gets a small tempo bonus. [`evaluate_white`] gives the score from White's point of
 //! view; it is exactly antisymmetric under the point reflection σ that swaps the colors
@@ -146,6 +146,7 @@ pub(crate) struct Tables {
     /// On 2D boards, the (file, rank) of every cell, both from 0, for the passed-pawn term; empty on
     /// other boards.
     file_rank: Vec<(u8, u8)>,
+    /// The board's side.
     side: i32,
 }
 
@@ -418,7 +419,9 @@ const PASSED: [(i32, i32); 8] = [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80),
 const PASSED_KING_ENEMY: i32 = 5;
 const PASSED_KING_OWN: i32 = 2;
 /// Endgame bonus of a passed pawn that the enemy king cannot catch ("the rule of the square") when the
-/// enemy has nothing but pawns.
+/// enemy has nothing but king and pawns. A heuristic, as in most engines: each such pawn earns it (two
+/// runners twice), pieces standing in the pawn's path other than its own pawns are not looked at, and
+/// neither is an enemy pawn that would promote first.
 const UNSTOPPABLE: i32 = 500;
 
 /// Adds the passed-pawn terms of both colors on a 2D board: a pawn is passed when no enemy pawn stands
@@ -440,7 +443,8 @@ fn passed_pawns(
     for ci in 0..2 {
         let enemy = 1 - ci;
         let (own_king, enemy_king) = (king_at(ci), king_at(enemy));
-        let enemy_bare = !has_pieces(pos, Color::ALL[enemy]);
+        // Whether the enemy has only king and pawns, asked once there is a passed pawn.
+        let mut enemy_bare = None;
         let enemy_to_move = pos.turn().index() == enemy;
         // White's pawns go up the ranks, Black's down.
         let (dir, last_rank) = if ci == 0 { (1, n - 1) } else { (-1, 0) };
@@ -460,11 +464,12 @@ fn passed_pawns(
                 let front = (f, r + dir);
                 eg[ci] +=
                     steps * (PASSED_KING_ENEMY * dist(enemy_king, front) - PASSED_KING_OWN * dist(own_king, front));
-                if enemy_bare {
+                if *enemy_bare.get_or_insert_with(|| !has_pieces(pos, Color::ALL[enemy])) {
                     let promotion = (f, last_rank);
                     let cells_to_go = (last_rank - r).abs();
-                    // From the start rank the first step may be a double one.
-                    let moves_to_go = if steps == 0 { cells_to_go - 1 } else { cells_to_go };
+                    // From the start rank the first step may be a double one (on a board of side 3 the
+                    // start rank is the one before the last, and there is none).
+                    let moves_to_go = if steps == 0 && cells_to_go >= 2 { cells_to_go - 1 } else { cells_to_go };
                     let own_pawn_ahead = pawns[ci][f as usize] & ahead != 0;
                     if !own_pawn_ahead && moves_to_go < dist(enemy_king, promotion) - i32::from(enemy_to_move) {
                         eg[ci] += UNSTOPPABLE;
@@ -540,12 +545,32 @@ mod tests {
     }
 
     #[test]
+    fn passed_pawn_positions_score_opposite_mirrored() {
+        for fen in [
+            "4k3/8/5p2/3P4/8/8/8/4K3 w - - 0 1",
+            "8/6k1/8/8/8/P7/P7/K7 b - - 0 1",
+            "8/6k1/8/8/8/8/P7/K7 w - - 0 1",
+            "8/1p4k1/8/8/8/8/P4P2/K7 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos), "{fen}");
+        }
+    }
+
+    #[test]
     fn rule_of_the_square() {
         // a2 needs five moves (a double step first); the black king on g7 is 6 from a8. With White to
         // move the pawn queens first; with Black to move the king catches it. The evaluations differ by
         // the tempo bonus twice and the unstoppable bonus (no pieces: the endgame weight is whole).
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 b - - 0 1").unwrap());
+        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
+        // On a board of side 3 a pawn on its start rank has no double step: a2 needs one move, and the
+        // black king on c3 is two from a3, so the bonus goes with White to move only (a double step
+        // counted there would give it both ways).
+        let white = evaluate_white(&Position::from_fen("2k/P2/K2 w - - 0 1").unwrap());
+        let black = evaluate_white(&Position::from_fen("2k/P2/K2 b - - 0 1").unwrap());
         assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
         // A pawn of its own ahead takes the bonus away: a2 has none, a3 (five moves, one step from
         // the start) has it with White to move only.

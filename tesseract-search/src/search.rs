@@ -320,9 +320,9 @@ impl Searcher {
     ///
     /// `history` holds the hashes ([`Position::hash`]) of the game's earlier positions, oldest first,
     /// for repetition draws. `on_iteration` is called after each finished iteration. The
-    /// transposition table, history and killers carry over from earlier searches unless
-    /// [`Searcher::clear`] is called; clear before each search for results that depend only on the
-    /// arguments (the tiers do).
+    /// transposition table and the history table (halved) carry over from earlier searches unless
+    /// [`Searcher::clear`] is called (killers and countermoves start empty in every search); clear before
+    /// each search for results that depend only on the arguments (the tiers do).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -375,7 +375,7 @@ impl Searcher {
             null_at: [false; MAX_PLY + 1],
             tuning: Tuning::of(pos),
             played: Vec::with_capacity(MAX_PLY + 2),
-            countermoves: vec![None; 32 * cells],
+            countermoves: if Tuning::of(pos).countermoves { vec![None; 32 * cells] } else { Vec::new() },
         };
         w.init_root(&mut rng);
         let restricted = limits.root_moves.as_ref().is_some_and(|keep| {
@@ -614,7 +614,7 @@ struct Tuning {
     /// Countermoves: the quiet move that last refuted the opponent's move (its piece and target cell) is
     /// tried right after the killers. On two axes, with the passed-pawn terms of the evaluation (also
     /// two axes only), self-play against the search without both scored 59.2%, Elo +65 [95%: +22, +111]
-    /// over 200 games (the crate README); in 4D they are not measured yet, so not used.
+    /// over 200 games (the crate README); on three or four axes they are not measured yet, so not used.
     countermoves: bool,
 }
 

@@ -39,7 +39,7 @@ pub enum Tier {
     Club,
     /// A strong player.
     Expert,
-    /// The full engine: a 16 MB table, depth seven from the start, at most 3.5 s a move.
+    /// The full engine: a 16 MB table, usually depth seven from the start, at most 3.5 s a move.
     Master,
 }
 
