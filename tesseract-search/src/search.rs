@@ -487,13 +487,17 @@ const LN_1024: [u32; 64] = [
     4158, 4175, 4193, 4210, 4226, 4243,
 ];
 
-/// The late-move reduction table, `[draft][move index]`: `⌊0.75 + ln(draft) · ln(index) / 2.25⌋`, in fixed
-/// point (`0.75 · 2.25 · 2²⁰ = 1,769,472` and `2.25 · 2²⁰ = 2,359,296`).
+/// The late-move reduction table, `[draft][move index]`: `⌊base + ln(draft) · ln(index) / divisor⌋` with
+/// [`LMR_BASE_PERCENT`] and [`LMR_DIVISOR_PERCENT`], in integer arithmetic (`LN_1024` is `1024 · ln`).
 fn lmr_table() -> Box<[[u8; 64]; 64]> {
     let mut t = Box::new([[0u8; 64]; 64]);
+    // r = (base·divisor·1024² + ln·ln·100²) / (divisor·1024²·100), everything scaled by 100 · 1024².
+    let scale = 1024 * 1024;
+    let numerator_base = LMR_BASE_PERCENT * LMR_DIVISOR_PERCENT * scale;
+    let denominator = LMR_DIVISOR_PERCENT * scale * 100;
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((1_769_472 + LN_1024[d] as u64 * LN_1024[m] as u64) / 2_359_296) as u8;
+            *r = ((numerator_base + LN_1024[d] as u64 * LN_1024[m] as u64 * 100 * 100) / denominator) as u8;
         }
     }
     t
@@ -501,6 +505,20 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 
 /// Plies of quiescence search with every capture; deeper, only recaptures on the last capture's cell.
 const QS_RECAPTURES_AFTER: u32 = 4;
+/// Late-move reductions: `base + ln(draft) · ln(index) / divisor` plies, both in hundredths (0.75, 2.25).
+const LMR_BASE_PERCENT: u64 = 75;
+const LMR_DIVISOR_PERCENT: u64 = 225;
+/// Late-move reductions: the shallowest draft reduced, and at the root the first move index reduced (the
+/// root's reduction is one ply less than the table's).
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_ROOT_MIN_INDEX: usize = 4;
+/// Late-move reductions: a quiet move's history score changes its reduction by one ply per this much,
+/// at most [`LMR_HISTORY_MAX_PLIES`] either way.
+const LMR_HISTORY_PER_PLY: i32 = 4096;
+const LMR_HISTORY_MAX_PLIES: i32 = 2;
+/// History: a quiet move that cuts off earns `draft²`, at most this much (the moves tried before it lose
+/// as much).
+const HISTORY_BONUS_MAX: i32 = 400;
 
 // The search's margins and reductions, named so that a tuning change is a one-line diff (the crate docs
 // describe each rule). Drafts are in plies, margins in centipawns.
@@ -925,7 +943,13 @@ impl Worker<'_> {
                 v = -self.negamax(depth - 1, -beta, -alpha, 1, true, gives_check);
             } else {
                 let mut r = 0;
-                if self.features.late_move_reductions && depth >= 3 && i >= 4 && quiet && !gives_check && !in_check {
+                if self.features.late_move_reductions
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_ROOT_MIN_INDEX
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                {
                     r = (self.lmr[depth.min(63) as usize][i.min(63)] as i32 - 1).clamp(0, depth - 2);
                 }
                 v = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, false, gives_check);
@@ -1113,7 +1137,7 @@ impl Worker<'_> {
                 v = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node, gives_check);
             } else {
                 let mut r = 0;
-                if self.features.late_move_reductions && depth >= 3 && quiet && !gives_check {
+                if self.features.late_move_reductions && depth >= LMR_MIN_DEPTH && quiet && !gives_check {
                     r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -1121,7 +1145,7 @@ impl Worker<'_> {
                     if order >= SCORE_COUNTER {
                         r -= 1;
                     } else {
-                        r -= (order / 4096).clamp(-2, 2);
+                        r -= (order / LMR_HISTORY_PER_PLY).clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES);
                     }
                     if !improving {
                         r += 1;
@@ -1162,7 +1186,7 @@ impl Worker<'_> {
                             if let Some(i) = self.countermove_slot() {
                                 self.countermoves[i] = Some(m);
                             }
-                            let bonus = (depth * depth).min(400);
+                            let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
                             self.update_history(m, mover, bonus);
                             for k in quiets_start..self.quiets.len() {
                                 let q = self.quiets[k];
