@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Plays two UCI engines against each other at a fixed node budget, in 2D chess and Chess960.
 
-    python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000] [--seed 1]
+    python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000] [--seed 1] [--jobs 1]
 
 Games come in pairs: each opening is played twice, colors swapped. Openings alternate between the classic
 start and a Chess960 start, each followed by four random legal plies (a generator seeded by `--seed` and
 the pair's number), so the same arguments give the same openings. A game ends by the rules (python-chess
 decides, draws claimed as soon as they can be), or as a draw after 300 plies.
+
+`--jobs N` plays N games at a time, each worker with its own pair of engine processes; the games and
+their results are the same whatever N (node budgets, not clocks), only the order of the lines changes.
 
 Prints one line per game, then the result from A's point of view: wins, draws, losses, the score and the
 Elo difference with a 95% interval (normal approximation over the game scores), like the `match` example.
@@ -15,6 +18,7 @@ Needs python-chess (`pip install chess`).
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 
@@ -55,28 +59,19 @@ def elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1) + 0.0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", required=True, help="engine A's executable")
-    parser.add_argument("--b", required=True, help="engine B's executable")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--nodes", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    if args.games < 1 or args.nodes < 1:
-        print("error: --games and --nodes must be at least 1", file=sys.stderr)
-        return 2
-
-    a = chess.engine.SimpleEngine.popen_uci(args.a)
-    b = chess.engine.SimpleEngine.popen_uci(args.b)
+def play_games(task) -> list:
+    """Plays the games numbered in `task` between engines A and B; their scores from A's point of view."""
+    path_a, path_b, nodes, seed, games = task
+    a = chess.engine.SimpleEngine.popen_uci(path_a)
+    b = chess.engine.SimpleEngine.popen_uci(path_b)
     scores = []
     try:
-        for g in range(args.games):
+        for g in games:
             pair, a_white = g // 2, g % 2 == 0
-            board = opening(pair, args.seed)
+            board = opening(pair, seed)
             start = board.fen()
             white, black = (a, b) if a_white else (b, a)
-            result = play(white, black, board, args.nodes)
+            result = play(white, black, board, nodes)
             points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             score = points if a_white else 1 - points
             scores.append(score)
@@ -84,7 +79,30 @@ def main() -> int:
     finally:
         a.quit()
         b.quit()
+    return scores
 
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", required=True, help="engine A's executable")
+    parser.add_argument("--b", required=True, help="engine B's executable")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--nodes", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
+    args = parser.parse_args()
+    if args.games < 1 or args.nodes < 1 or args.jobs < 1:
+        print("error: --games, --nodes and --jobs must be at least 1", file=sys.stderr)
+        return 2
+
+    jobs = max(1, min(args.jobs, args.games))
+    tasks = [(args.a, args.b, args.nodes, args.seed, list(range(j, args.games, jobs))) for j in range(jobs)]
+    if jobs == 1:
+        results = [play_games(tasks[0])]
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(play_games, tasks)
+    scores = [score for part in results for score in part]
     n = len(scores)
     wins, draws = scores.count(1.0), scores.count(0.5)
     losses = n - wins - draws
