@@ -155,9 +155,10 @@ pub struct Features {
     /// Late-move pruning: quiet moves past a count at shallow drafts.
     pub late_move_pruning: bool,
     /// Mate safety (on by default): a move that gives check is not pruned by futility or late-move
-    /// pruning, and a capture that gives check is spared quiescence's delta pruning at the first
-    /// quiescence ply unless it loses material (under-promotions, losing captures and the recaptures-only
-    /// rule of deep quiescence still prune as before); no static-eval cutoff or null move when beta is a
+    /// pruning, nor a knight promotion that gives check by the rule that prunes under-promotions, and a
+    /// capture that gives check is spared quiescence's delta pruning at the first quiescence ply unless
+    /// it loses material (losing captures and the recaptures-only rule of deep quiescence still prune as
+    /// before); no static-eval cutoff or null move when beta is a
     /// mated score, no futility or late-move pruning when alpha is already a mate; the null-move search
     /// keeps at least one full ply; iterative deepening stops on a mate only once the depth is well past
     /// twice its distance. On 2D boards, quiescence's first ply also tries the quiet moves that give check
@@ -900,6 +901,12 @@ impl Worker<'_> {
         check
     }
 
+    /// Whether `m` promotes to a knight and gives check: the one under-promotion that mate safety keeps.
+    #[inline]
+    fn is_checking_knight_promotion(&mut self, m: Move) -> bool {
+        m.promotion == Some(Role::Knight) && self.gives_check(m)
+    }
+
     /// Generates the root moves, ordered: captures and promotions by MVV-LVA (losing captures after the
     /// quiet moves), then quiet moves in an
     /// order drawn from the search's generator (the tie-break of equal moves).
@@ -1145,7 +1152,15 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            if m.promotion.is_some_and(|p| p != Role::Queen) && !pv_node && best > -MATE_BOUND && !in_check {
+            // Under-promotions are pruned away from the principal variation, unless (mate safety) it is a
+            // knight's that gives check (the queen moves along every line of the other pieces, so only the
+            // knight can check where she does not).
+            if m.promotion.is_some_and(|p| p != Role::Queen)
+                && !pv_node
+                && best > -MATE_BOUND
+                && !in_check
+                && !(safe && self.is_checking_knight_promotion(m))
+            {
                 continue;
             }
             let undo = self.make(m);
@@ -1293,7 +1308,9 @@ impl Worker<'_> {
             let m = self.pick(ply, i);
             let order = self.lists[ply][i].1;
             if !in_check {
-                if m.promotion.is_some_and(|p| p != Role::Queen) {
+                if m.promotion.is_some_and(|p| p != Role::Queen)
+                    && !(self.features.mate_safety && self.is_checking_knight_promotion(m))
+                {
                     continue;
                 }
                 if qdepth >= QS_RECAPTURES_AFTER && last_to.is_some_and(|c| c != m.to) {

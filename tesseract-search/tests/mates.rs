@@ -54,3 +54,32 @@ fn every_mate_in_two_or_three_is_played_at_its_shortest() {
     }
     assert_eq!(count, 38);
 }
+
+/// A mate whose last move is a knight promotion with check, at a node away from the principal variation
+/// (after the key, the line the search tries first is another): mate safety keeps that under-promotion,
+/// which the rule pruning under-promotions would otherwise skip. The position came from a random search
+/// for mates in two ending in a knight promotion (Stockfish agreed: mate in 2); the line is checked here
+/// by the move generator.
+#[test]
+#[ignore = "master-tier searches: run in release (scripts/test.sh does)"]
+fn a_knight_promotion_that_mates_is_not_pruned() {
+    let pos = tesseract_board::Position::from_fen("2k5/P2rP3/8/K7/b7/8/8/8 w - - 0 1").unwrap();
+    let search = |mate_safety: bool| {
+        let mut options = Tier::Master.options(0);
+        options.features.mate_safety = mate_safety;
+        Searcher::new(Tier::Master.settings().hash_mb).search(&pos, &[], &Tier::Master.budget(), &options, |_| {})
+    };
+    let result = search(true);
+    assert_eq!(result.score, Score::Mate(2));
+    assert_eq!(result.best_move, Some(pos.parse_move("a7a8q").unwrap()));
+    let mut end = pos.clone();
+    for &m in &result.pv {
+        end.play(m).unwrap();
+    }
+    assert_eq!(result.pv.len(), 3);
+    assert_eq!(result.pv[2].promotion, Some(tesseract_board::Role::Knight));
+    assert!(matches!(end.outcome(), Some(tesseract_movegen::Outcome::Checkmate { .. })), "{:?}", end.outcome());
+    // Without mate safety the knight promotion is pruned there, and the search plays e7e8q, a mate in 6
+    // (so did mate safety before it kept checking knight promotions).
+    assert_eq!(search(false).score, Score::Mate(6));
+}
