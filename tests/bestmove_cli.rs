@@ -7,8 +7,8 @@ mod common;
 use std::process::Output;
 
 use common::stdout;
-use tesseract::board::{Position, start};
-use tesseract::movegen::Legal;
+use tesseract::board::{Position, TextMove, start};
+use tesseract::movegen::{Legal, legal_moves};
 
 fn bestmove(args: &[&str]) -> Output {
     common::run_example("bestmove", args, "")
@@ -138,4 +138,41 @@ fn the_line_played_before_makes_a_repetition_a_draw() {
     assert_eq!(lines[lines.len() - 1], "bestmove h8g8");
     let without = stdout(&bestmove(&["--fen", fen, "--depth", "3"]));
     assert!(without.lines().rev().nth(1).is_some_and(|l| l.contains("score cp -")), "{without}");
+}
+
+/// The score of the last `info` line, in centipawns (`None` for a mate score).
+fn last_cp(text: &str) -> Option<i32> {
+    let info = text.lines().rev().find(|l| l.starts_with("info "))?;
+    let w: Vec<&str> = info.split(' ').collect();
+    (w[4] == "cp").then(|| w[5].parse().unwrap())
+}
+
+/// The other half: a side that is ahead avoids a repetition, a draw to it. White, a queen up, plays some
+/// move M without the history. The line M, a king move of Black, M back and the king move back returns
+/// to the position, so that the position after M occurred before: with that line White plays another move,
+/// and still wins (at the time of writing M is c1c3, the line c1c3 h8h7 c3c1 h7h8, and White plays c1h6).
+#[test]
+fn the_line_played_before_makes_the_side_ahead_avoid_a_repetition() {
+    let fen = "7k/8/8/8/8/8/8/K1Q5 w - - 0 1";
+    let root = Position::from_fen(fen).unwrap();
+    let without = bestmove(&["--fen", fen, "--depth", "3"]);
+    let m = check_contract(&without, &root);
+    assert!(last_cp(&stdout(&without)).is_some_and(|cp| cp > 500), "{}", stdout(&without));
+    // Only kings and a queen: every move can be taken back by its reverse.
+    let back = |text: &str| format!("{}{}", &text[2..4], &text[..2]);
+    let mut after_m = root.clone();
+    after_m.play(after_m.parse_move(&m).unwrap()).unwrap();
+    let line = legal_moves(&after_m)
+        .into_iter()
+        .map(|reply| TextMove::from_move(reply, &after_m).to_string())
+        .map(|reply| format!("{m} {reply} {} {}", back(&m), back(&reply)))
+        .find(|line| {
+            let mut p = root.clone();
+            line.split(' ').all(|t| p.parse_move(t).is_ok_and(|mv| p.play(mv).is_ok())) && p.hash() == root.hash()
+        })
+        .unwrap_or_else(|| panic!("no line returns to the position after {m}"));
+    let with = bestmove(&["--fen", fen, "--moves", &line, "--depth", "3"]);
+    let best = check_contract(&with, &root);
+    assert_ne!(best, m, "after {line}, {m} repeats a position: a draw");
+    assert!(last_cp(&stdout(&with)).is_some_and(|cp| cp > 500), "{}", stdout(&with));
 }

@@ -1070,4 +1070,167 @@ mod tests {
             ]
         );
     }
+
+    /// Sends `lines` (ending with a bounded `go`) and returns what the engine printed for them, up to and
+    /// including the `bestmove`, once the search thread has ended.
+    fn search(e: &mut Engine, out: &Shared, lines: &[&str]) -> Vec<String> {
+        out.clear();
+        send(e, lines);
+        out.wait_for("bestmove", 120);
+        e.finish();
+        out.lines()
+    }
+
+    /// The fields of an `info depth` line, which must come in the documented order.
+    #[derive(Debug)]
+    struct InfoLine {
+        depth: u32,
+        seldepth: u32,
+        nodes: u64,
+        time: u64,
+        hashfull: u32,
+        pv: Vec<String>,
+    }
+
+    fn parse_info(line: &str) -> InfoLine {
+        let w: Vec<&str> = line.split(' ').collect();
+        let keys = [(0, "info"), (1, "depth"), (3, "seldepth"), (5, "score"), (8, "nodes"), (10, "nps")];
+        for (i, key) in keys.into_iter().chain([(12, "time"), (14, "hashfull"), (16, "pv")]) {
+            assert_eq!(w.get(i), Some(&key), "field {i} of {line:?}");
+        }
+        assert!(w[6] == "cp" || w[6] == "mate", "{line}");
+        w[7].parse::<i32>().unwrap_or_else(|err| panic!("score in {line:?}: {err}"));
+        let n = |i: usize| w[i].parse::<u64>().unwrap_or_else(|err| panic!("field {i} of {line:?}: {err}"));
+        n(11);
+        InfoLine {
+            depth: n(2) as u32,
+            seldepth: n(4) as u32,
+            nodes: n(9),
+            time: n(13),
+            hashfull: n(15) as u32,
+            pv: w[17..].iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// The `info depth` lines of some output.
+    fn infos(lines: &[String]) -> Vec<InfoLine> {
+        lines.iter().filter(|l| l.starts_with("info depth")).map(|l| parse_info(l)).collect()
+    }
+
+    /// The output without the fields that depend on the machine (nps and time): what the same search
+    /// prints on any machine.
+    fn deterministic(lines: &[String]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < w.len() {
+                    if w[i] == "nps" || w[i] == "time" {
+                        i += 2;
+                    } else {
+                        kept.push(w[i]);
+                        i += 1;
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn info_lines_carry_every_field_with_sane_values() {
+        let (mut e, out) = engine();
+        let moves = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
+        let lines = search(&mut e, &out, &[&format!("position startpos moves {moves}"), "go depth 6"]);
+        let infos = infos(&lines);
+        // One line per iteration, and nothing else but the bestmove.
+        assert_eq!(infos.len(), 6, "{lines:#?}");
+        assert_eq!(lines.len(), 7, "{lines:#?}");
+        let mut root = start::chess();
+        for m in moves.split(' ') {
+            root.play(root.parse_move(m).unwrap()).unwrap();
+        }
+        for (i, info) in infos.iter().enumerate() {
+            assert_eq!(info.depth, i as u32 + 1, "{info:?}");
+            assert!(info.seldepth >= info.depth, "{info:?}");
+            assert!(info.hashfull <= 1000, "{info:?}");
+            assert!(info.nodes > 0, "{info:?}");
+            if let Some(before) = i.checked_sub(1).map(|b| &infos[b]) {
+                assert!(info.nodes >= before.nodes, "{before:?} then {info:?}");
+                assert!(info.time >= before.time, "{before:?} then {info:?}");
+            }
+            // The PV is a line of legal moves from the root.
+            assert!(!info.pv.is_empty(), "{info:?}");
+            let mut p = root.clone();
+            for m in &info.pv {
+                let mv = p.parse_move(m).unwrap_or_else(|err| panic!("{info:?}: {m}: {err}"));
+                p.play(mv).unwrap();
+            }
+        }
+        // The quiescence search goes deeper than the iteration somewhere, and the table fills.
+        assert!(infos.iter().any(|i| i.seldepth > i.depth), "{infos:#?}");
+        assert!(infos.last().unwrap().hashfull > 0, "{infos:#?}");
+        // The bestmove is the last PV's first move.
+        assert_eq!(best(lines.last().unwrap()), infos.last().unwrap().pv[0]);
+    }
+
+    #[test]
+    fn ucinewgame_forgets_what_the_engine_learnt() {
+        let fixed = ["position startpos", "go depth 6"];
+        let (mut fresh, fresh_out) = engine();
+        let reference = search(&mut fresh, &fresh_out, &fixed);
+        assert_eq!(infos(&reference).len(), 6, "{reference:#?}");
+        let reference = deterministic(&reference);
+        let (mut e, out) = engine();
+        search(&mut e, &out, &["position startpos moves e2e4 e7e5", "go depth 5"]);
+        search(&mut e, &out, &["position startpos moves d2d4", "go nodes 20000"]);
+        // What it learnt shows: the same search without ucinewgame takes a different number of nodes.
+        let learnt = deterministic(&search(&mut e, &out, &fixed));
+        assert_ne!(learnt, reference, "the table and history carry over between searches");
+        send(&mut e, &["position startpos moves g1f3 g8f6 f3g1 f6g8"]);
+        // ucinewgame resets the position, history included, to the start...
+        send(&mut e, &["ucinewgame"]);
+        assert_eq!(e.game.position(), &start::chess());
+        assert!(e.game.history().is_empty(), "{:?}", e.game.history());
+        // ...and clears the table and history: a `go` searches the start exactly as a fresh engine does.
+        assert_eq!(deterministic(&search(&mut e, &out, &["go depth 6"])), reference);
+        assert_eq!(deterministic(&search(&mut e, &out, &["ucinewgame", "position startpos", "go depth 6"])), reference);
+        // In 4D, the start of the army chosen.
+        send(&mut e, &["setoption name UCI_Variant value tesseract", "setoption name Army value light"]);
+        send(&mut e, &["position startpos moves 22132313", "ucinewgame"]);
+        assert_eq!(e.game.position(), &start::tesseract(Army::Light));
+        assert!(e.game.history().is_empty());
+    }
+
+    #[test]
+    fn go_nodes_stays_within_the_budget() {
+        let position = "position startpos moves e2e4 c7c5";
+        for budget in [1_u64, 300, 5_000, 40_000] {
+            let (mut e, out) = engine();
+            let lines = search(&mut e, &out, &[position, &format!("go nodes {budget}")]);
+            let got = infos(&lines);
+            // The limit is checked as each node is entered, so no iteration reported used more.
+            assert!(got.iter().all(|i| i.nodes <= budget), "go nodes {budget}: {lines:#?}");
+            let bm = best(lines.last().unwrap()).to_string();
+            let mut pos = start::chess();
+            pos.play(pos.parse_move("e2e4").unwrap()).unwrap();
+            pos.play(pos.parse_move("c7c5").unwrap()).unwrap();
+            pos.parse_move(&bm).unwrap_or_else(|err| panic!("go nodes {budget}: {bm}: {err}"));
+            // The budget, not something else, ended the search: the same search by depth finds the same
+            // iterations, and the next one needs more nodes than the budget.
+            let depth = got.len() as u32;
+            let (mut f, f_out) = engine();
+            let by_depth = search(&mut f, &f_out, &[position, &format!("go depth {}", depth + 1)]);
+            let by_depth_infos = infos(&by_depth);
+            assert_eq!(
+                deterministic(&by_depth[..depth as usize]),
+                deterministic(&lines[..depth as usize]),
+                "go nodes {budget}"
+            );
+            let next = &by_depth_infos[depth as usize];
+            assert!(next.nodes > budget, "go nodes {budget} stopped before depth {}: {next:?}", next.depth);
+        }
+    }
 }

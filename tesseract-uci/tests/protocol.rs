@@ -317,6 +317,10 @@ fn a_4d_game_through_the_protocol() {
     }
 }
 
+/// A whole game, which must end by the rules (`Game::status`: a mate, or a draw by stalemate, material,
+/// repetition or the 50-move rule) before its cap of 600 plies, with no loss on time on either side.
+/// It does not ask who wins: the full-strength side mates as a rule, but on this clock the beginner
+/// sometimes mates it first.
 #[test]
 #[ignore = "a whole 4D game on a 1+0.01 s clock: run in an optimised build"]
 fn a_whole_4d_game_on_a_clock() {
@@ -328,13 +332,20 @@ fn a_whole_4d_game_on_a_clock() {
     let mut sides = [Side { engine: strong, go }, Side { engine: weak, go }];
     let mut clocks = Clocks { left: [1_000, 1_000], inc: 10 };
     let t = Instant::now();
-    let (game, end) = play_4d(&mut sides, 600, &mut clocks);
+    let max_plies = 600;
+    let (game, end) = play_4d(&mut sides, max_plies, &mut clocks);
     println!(
         "4D game, full strength (White) vs beginner (Black), 1+0.01 s: {} plies in {:.1} s, {}; clocks left {} / {} ms",
         game.moves().len(),
         t.elapsed().as_secs_f64(),
-        end.map_or("stopped at 600 plies".to_string(), |e| e.to_string()),
+        end.map_or(format!("stopped at {max_plies} plies"), |e| e.to_string()),
         clocks.left[0],
         clocks.left[1]
     );
+    assert!(end.is_some(), "no end by the rules within {max_plies} plies");
+    for side in sides {
+        let mut e = side.engine;
+        e.send("quit");
+        assert!(e.close().0.success());
+    }
 }
