@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
-"""Plays two UCI engines against each other at a fixed node budget, in 2D chess and Chess960.
+"""Plays two UCI engines against each other at a fixed node budget or on a clock, in 2D chess and Chess960.
 
-    python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000] [--seed 1] [--jobs 1]
+    python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000 | --clock 10+0.1]
+        [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...] [--classic] [--seed 1] [--jobs 1]
 
 Games come in pairs: each opening is played twice, colors swapped. Openings alternate between the classic
 start and a Chess960 start, each followed by four random legal plies (a generator seeded by `--seed` and
 the pair's number), so the same arguments give the same openings. A game ends by the rules (python-chess
 decides, draws claimed as soon as they can be), or as a draw after 300 plies.
 
-`--jobs N` plays N games at a time, each worker with its own pair of engine processes; the games and
-their results are the same whatever N (node budgets, not clocks), only the order of the lines changes.
+`--jobs N` plays N games at a time, each worker with its own pair of engine processes; at a node budget
+the games and their results are the same whatever N, only the order of the lines changes.
+
+`--clock BASE+INC` plays on a clock instead (seconds: each side starts with BASE and gains INC after each
+move, the engines are sent `go wtime btime winc binc`, and a side whose clock runs out loses). `--a-option`
+and `--b-option` set UCI options of one engine (repeatable), `--classic` keeps to the classic start. So a
+tier of tesseract-uci is measured against Stockfish's calibrated strength (the Elo difference is then from
+A's point of view, to be added to B's `UCI_Elo`):
+
+    python3 scripts/selfplay_uci.py --a target/release/tesseract-uci --a-option Tier=club \
+        --b /usr/games/stockfish --b-option UCI_LimitStrength=true --b-option UCI_Elo=1800 \
+        --clock 10+0.1 --classic --games 20 --jobs 2
 
 Prints one line per game, then the result from A's point of view: wins, draws, losses, the score and the
 Elo difference with a 95% interval (normal approximation over the game scores), like the `match` example.
@@ -21,6 +32,7 @@ import math
 import multiprocessing
 import random
 import sys
+import time
 
 import chess
 import chess.engine
@@ -29,9 +41,9 @@ MAX_PLIES = 300
 OPENING_PLIES = 4
 
 
-def opening(pair: int, seed: int) -> chess.Board:
+def opening(pair: int, seed: int, classic: bool = False) -> chess.Board:
     rng = random.Random(seed * 1_000_003 + pair)
-    if pair % 2 == 0:
+    if pair % 2 == 0 or classic:
         board = chess.Board()
     else:
         board = chess.Board.from_chess960_pos(rng.randrange(960))
@@ -43,11 +55,26 @@ def opening(pair: int, seed: int) -> chess.Board:
     return board
 
 
-def play(white, black, board: chess.Board, nodes: int) -> str:
+def play(white, black, board: chess.Board, nodes: int, clock=None) -> str:
+    """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds."""
     game = object()
     engines = {chess.WHITE: white, chess.BLACK: black}
+    left = {chess.WHITE: clock[0], chess.BLACK: clock[0]} if clock else None
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
-        result = engines[board.turn].play(board, chess.engine.Limit(nodes=nodes), game=game)
+        if clock:
+            limit = chess.engine.Limit(
+                white_clock=left[chess.WHITE], black_clock=left[chess.BLACK], white_inc=clock[1], black_inc=clock[1]
+            )
+        else:
+            limit = chess.engine.Limit(nodes=nodes)
+        side = board.turn
+        start = time.monotonic()
+        result = engines[side].play(board, limit, game=game)
+        if clock:
+            left[side] -= time.monotonic() - start
+            if left[side] < 0:
+                return "0-1" if side == chess.WHITE else "1-0"
+            left[side] += clock[1]
         board.push(result.move)
     if board.ply() >= MAX_PLIES and not board.is_game_over(claim_draw=True):
         return "1/2-1/2"
@@ -61,17 +88,19 @@ def elo(score: float) -> float:
 
 def play_games(task) -> list:
     """Plays the games numbered in `task` between engines A and B; their scores from A's point of view."""
-    path_a, path_b, nodes, seed, games = task
+    path_a, path_b, nodes, seed, games, clock, options_a, options_b, classic = task
     a = chess.engine.SimpleEngine.popen_uci(path_a)
     b = chess.engine.SimpleEngine.popen_uci(path_b)
     scores = []
     try:
+        a.configure(options_a)
+        b.configure(options_b)
         for g in games:
             pair, a_white = g // 2, g % 2 == 0
-            board = opening(pair, seed)
+            board = opening(pair, seed, classic)
             start = board.fen()
             white, black = (a, b) if a_white else (b, a)
-            result = play(white, black, board, nodes)
+            result = play(white, black, board, nodes, clock)
             points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             score = points if a_white else 1 - points
             scores.append(score)
@@ -90,13 +119,40 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
+    parser.add_argument("--clock", help="BASE+INC in seconds: play on a clock instead of at --nodes a move")
+    parser.add_argument("--a-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of A")
+    parser.add_argument("--b-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of B")
+    parser.add_argument("--classic", action="store_true", help="the classic start only (no Chess960)")
     args = parser.parse_args()
     if args.games < 1 or args.nodes < 1 or args.jobs < 1:
         print("error: --games, --nodes and --jobs must be at least 1", file=sys.stderr)
         return 2
+    clock = None
+    if args.clock is not None:
+        try:
+            base, inc = (float(x) for x in args.clock.split("+"))
+        except ValueError:
+            base = inc = -1.0
+        if not (base > 0 and inc >= 0):
+            print(f"error: --clock {args.clock!r}: expected BASE+INC in seconds, e.g. 10+0.1", file=sys.stderr)
+            return 2
+        clock = (base, inc)
+    options = []
+    for given in (args.a_option, args.b_option):
+        parsed = {}
+        for item in given:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                print(f"error: option {item!r}: expected NAME=VALUE", file=sys.stderr)
+                return 2
+            parsed[name] = value
+        options.append(parsed)
 
     jobs = max(1, min(args.jobs, args.games))
-    tasks = [(args.a, args.b, args.nodes, args.seed, list(range(j, args.games, jobs))) for j in range(jobs)]
+    tasks = [
+        (args.a, args.b, args.nodes, args.seed, list(range(j, args.games, jobs)), clock, *options, args.classic)
+        for j in range(jobs)
+    ]
     if jobs == 1:
         results = [play_games(tasks[0])]
     else:
