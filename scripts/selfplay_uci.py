@@ -13,7 +13,9 @@ decides, draws claimed as soon as they can be), or as a draw after 300 plies.
 the games and their results are the same whatever N, only the order of the lines changes.
 
 `--clock BASE+INC` plays on a clock instead (seconds: each side starts with BASE and gains INC after each
-move, the engines are sent `go wtime btime winc binc`, and a side whose clock runs out loses). `--a-option`
+move, the engines are sent `go wtime btime winc binc`, and a side whose clock runs out loses, unless the other
+side has too little material left to mate, a draw as in the FIDE rules; such games are marked "on time").
+`--nodes` and `--clock` exclude each other; with neither, 20,000 nodes a move. `--a-option`
 and `--b-option` set UCI options of one engine (repeatable), `--classic` keeps to the classic start. So a
 tier of tesseract-uci is measured against Stockfish's calibrated strength (the Elo difference is then from
 A's point of view, to be added to B's `UCI_Elo`):
@@ -55,8 +57,10 @@ def opening(pair: int, seed: int, classic: bool = False) -> chess.Board:
     return board
 
 
-def play(white, black, board: chess.Board, nodes: int, clock=None) -> str:
-    """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds."""
+def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
+    """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds.
+
+    Returns the result and how it came: "" by the rules or the ply cap, "on time" when a clock ran out."""
     game = object()
     engines = {chess.WHITE: white, chess.BLACK: black}
     left = {chess.WHITE: clock[0], chess.BLACK: clock[0]} if clock else None
@@ -73,12 +77,14 @@ def play(white, black, board: chess.Board, nodes: int, clock=None) -> str:
         if clock:
             left[side] -= time.monotonic() - start
             if left[side] < 0:
-                return "0-1" if side == chess.WHITE else "1-0"
+                if board.has_insufficient_material(not side):
+                    return "1/2-1/2", "on time"
+                return ("0-1" if side == chess.WHITE else "1-0"), "on time"
             left[side] += clock[1]
         board.push(result.move)
     if board.ply() >= MAX_PLIES and not board.is_game_over(claim_draw=True):
-        return "1/2-1/2"
-    return board.result(claim_draw=True)
+        return "1/2-1/2", ""
+    return board.result(claim_draw=True), ""
 
 
 def elo(score: float) -> float:
@@ -89,26 +95,41 @@ def elo(score: float) -> float:
 def play_games(task) -> list:
     """Plays the games numbered in `task` between engines A and B; their scores from A's point of view."""
     path_a, path_b, nodes, seed, games, clock, options_a, options_b, classic = task
-    a = chess.engine.SimpleEngine.popen_uci(path_a)
-    b = chess.engine.SimpleEngine.popen_uci(path_b)
     scores = []
+    a = b = None
     try:
-        a.configure(options_a)
-        b.configure(options_b)
+        a = start_engine(path_a, options_a)
+        b = start_engine(path_b, options_b)
         for g in games:
             pair, a_white = g // 2, g % 2 == 0
             board = opening(pair, seed, classic)
             start = board.fen()
             white, black = (a, b) if a_white else (b, a)
-            result = play(white, black, board, nodes, clock)
+            result, how = play(white, black, board, nodes, clock)
             points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             score = points if a_white else 1 - points
             scores.append(score)
-            print(f"game {g + 1} A={'white' if a_white else 'black'} {result} plies {board.ply()} start {start}", flush=True)
+            how = f" {how}" if how else ""
+            print(
+                f"game {g + 1} A={'white' if a_white else 'black'} {result}{how} plies {board.ply()} start {start}",
+                flush=True,
+            )
     finally:
-        a.quit()
-        b.quit()
+        for engine in (a, b):
+            if engine is not None:
+                engine.quit()
     return scores
+
+
+def start_engine(path: str, options: dict):
+    """Starts the UCI engine at `path` and sets `options` (raises chess.engine.EngineError or OSError)."""
+    engine = chess.engine.SimpleEngine.popen_uci(path)
+    try:
+        engine.configure(options)
+    except BaseException:
+        engine.quit()
+        raise
+    return engine
 
 
 def main() -> int:
@@ -116,14 +137,17 @@ def main() -> int:
     parser.add_argument("--a", required=True, help="engine A's executable")
     parser.add_argument("--b", required=True, help="engine B's executable")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--nodes", type=int, default=20_000)
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--nodes", type=int, help="nodes a move (the default, 20,000)")
+    limit.add_argument("--clock", help="BASE+INC in seconds: play on a clock instead of at --nodes a move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
-    parser.add_argument("--clock", help="BASE+INC in seconds: play on a clock instead of at --nodes a move")
     parser.add_argument("--a-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of A")
     parser.add_argument("--b-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of B")
     parser.add_argument("--classic", action="store_true", help="the classic start only (no Chess960)")
     args = parser.parse_args()
+    if args.nodes is None:
+        args.nodes = 20_000
     if args.games < 1 or args.nodes < 1 or args.jobs < 1:
         print("error: --games, --nodes and --jobs must be at least 1", file=sys.stderr)
         return 2
@@ -147,6 +171,12 @@ def main() -> int:
                 return 2
             parsed[name] = value
         options.append(parsed)
+    for path, opts in zip((args.a, args.b), options):
+        try:
+            start_engine(path, opts).quit()
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as error:
+            print(f"error: engine {path!r} with options {opts}: {error}", file=sys.stderr)
+            return 2
 
     jobs = max(1, min(args.jobs, args.games))
     tasks = [

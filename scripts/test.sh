@@ -93,6 +93,18 @@ step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's READM
 selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1
 echo "$selfplay" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
+# Two games at a time give the same games and result as one at a time (node budgets).
+selfplay_jobs=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000 --jobs 2)
+[ "$(echo "$selfplay" | sort)" = "$(echo "$selfplay_jobs" | sort)" ] || { echo "--jobs 2 played other games"; exit 1; }
+# On a clock, with an option for one side: two games of chess to their end.
+clocked=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option Tier=club --b target/ci/tesseract-uci \
+    --games 2 --clock 2+0.05 --classic)
+echo "$clocked" | tail -n 1
+echo "$clocked" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
+# A UCI option the engine does not have is refused before any game, with exit status 2.
+if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \
+    --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1
+elif [ $? -ne 2 ]; then echo "an unknown option did not exit with status 2"; exit 1; fi
 
 step "Python bindings in a virtual environment: pytest (scripts/python.sh builds tesseract-py with maturin, profile ci)"
 bash scripts/python.sh
