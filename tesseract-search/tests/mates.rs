@@ -1,8 +1,10 @@
 //! Mate safety (`Features::mate_safety`) at the master tier's budget on the mates of Win at Chess
-//! (`tests/data/wac.epd`, with its source): the shortest mate, found and played.
+//! (`tests/data/wac.epd`, with its source): the shortest mate, found and played; and on a mate in two
+//! ending in a knight promotion, which is not from the suite.
 
 use tesseract_board::epd::Epd;
-use tesseract_movegen::Legal;
+use tesseract_board::{Position, Role};
+use tesseract_movegen::{Legal, Outcome};
 use tesseract_search::{Score, Searcher, Tier};
 
 const WAC: &str = include_str!("data/wac.epd");
@@ -63,7 +65,7 @@ fn every_mate_in_two_or_three_is_played_at_its_shortest() {
 #[test]
 #[ignore = "master-tier searches: run in release (scripts/test.sh does)"]
 fn a_knight_promotion_that_mates_is_not_pruned() {
-    let pos = tesseract_board::Position::from_fen("2k5/P2rP3/8/K7/b7/8/8/8 w - - 0 1").unwrap();
+    let pos = Position::from_fen("2k5/P2rP3/8/K7/b7/8/8/8 w - - 0 1").unwrap();
     let search = |mate_safety: bool| {
         let mut options = Tier::Master.options(0);
         options.features.mate_safety = mate_safety;
@@ -77,8 +79,8 @@ fn a_knight_promotion_that_mates_is_not_pruned() {
         end.play(m).unwrap();
     }
     assert_eq!(result.pv.len(), 3);
-    assert_eq!(result.pv[2].promotion, Some(tesseract_board::Role::Knight));
-    assert!(matches!(end.outcome(), Some(tesseract_movegen::Outcome::Checkmate { .. })), "{:?}", end.outcome());
+    assert_eq!(result.pv[2].promotion, Some(Role::Knight));
+    assert!(matches!(end.outcome(), Some(Outcome::Checkmate { .. })), "{:?}", end.outcome());
     // Without mate safety the knight promotion is pruned there, and the search plays e7e8q, a mate in 6
     // (so did mate safety before it kept checking knight promotions).
     assert_eq!(search(false).score, Score::Mate(6));

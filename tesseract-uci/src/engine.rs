@@ -1154,7 +1154,6 @@ mod tests {
         }
         for (i, info) in infos.iter().enumerate() {
             assert_eq!(info.depth, i as u32 + 1, "{info:?}");
-            assert!(info.seldepth >= info.depth, "{info:?}");
             assert!(info.hashfull <= 1000, "{info:?}");
             assert!(info.nodes > 0, "{info:?}");
             if let Some(before) = i.checked_sub(1).map(|b| &infos[b]) {
@@ -1186,7 +1185,8 @@ mod tests {
         let (mut e, out) = engine();
         search(&mut e, &out, &["position startpos moves e2e4 e7e5", "go depth 5"]);
         search(&mut e, &out, &["position startpos moves d2d4", "go nodes 20000"]);
-        // What it learnt shows: the same search without ucinewgame takes a different number of nodes.
+        // What it learnt shows: the same search without ucinewgame prints other info lines (their nodes,
+        // scores or lines differ; time and nps are left out of the comparison).
         let learnt = deterministic(&search(&mut e, &out, &fixed));
         assert_ne!(learnt, reference, "the table and history carry over between searches");
         send(&mut e, &["position startpos moves g1f3 g8f6 f3g1 f6g8"]);
