@@ -1,7 +1,8 @@
 //! Iterative-deepening, fail-soft negamax alpha-beta with principal-variation search.
 //!
 //! One iteration per depth, each searching the root moves in the order the previous one left them (best
-//! first), inside an aspiration window from depth 4. Every node:
+//! first, then by their scores, or on 2D boards by the nodes each took: see `Tuning`), inside an
+//! aspiration window from depth 4. Every node:
 //!
 //! - counts itself, and stops the search when a limit is reached: the node limit is checked on entry, the
 //!   stop flag and the wall-clock guard every 1,024 nodes;
@@ -15,8 +16,9 @@
 //!   null-move pruning from draft 3 when the static eval is at least beta and the side to move has a piece
 //!   other than king and pawns (never in check, never in pawn-only endings), reduction `3 + draft/4` plus up
 //!   to 3 more with the eval margin; late-move pruning of quiet moves beyond a count growing with the draft
-//!   squared (drafts 1–4), and futility pruning of quiet moves when the static eval plus `100 + 120·draft`
-//!   cannot reach alpha (drafts 1–3);
+//!   squared (drafts 1–4), futility pruning of quiet moves when the static eval plus `100 + 120·draft`
+//!   cannot reach alpha (drafts 1–3), and under-promotions (with mate safety, not a knight's that gives
+//!   check); the figures are the named constants below;
 //! - orders moves: transposition-table move, captures and queen promotions by MVV-LVA, two killer moves
 //!   per ply, on 2D boards the countermove (the quiet move that last refuted the opponent's move, by its
 //!   piece and target cell; see `Tuning`), then quiet moves by history (a bonus of draft² for a quiet move
@@ -31,9 +33,11 @@
 //! - stores its result with the replacement scheme of [`crate::tt`].
 //!
 //! At draft 0 a quiescence search takes over: stand pat on the static eval, then captures, en passant and
-//! queen promotions by MVV-LVA, skipping those that cannot raise the eval to alpha (delta pruning) and
-//! those that lose material by static exchange; on 2D boards with mate safety, its first ply also tries
-//! the quiet moves that give check without hanging the piece; in check, every evasion. Scores are mate-aware: a mate `n` plies from the root scores `MATE − n`.
+//! queen promotions by MVV-LVA (with mate safety, knight promotions that give check too), skipping those
+//! that cannot raise the eval to alpha (delta pruning) and those that lose material by static exchange;
+//! on 2D boards with mate safety, its first ply also tries the quiet moves that give check without
+//! hanging the piece; in check, every evasion. Scores are mate-aware: a mate `n` plies from the root
+//! scores `MATE − n`.
 //!
 //! Randomness: a ChaCha8 generator seeded from the game's seed and the ply ([`game_ply`]) gives the keys
 //! of the evaluation noise (a hash of the position and the key, so a position keeps its noise throughout
@@ -155,11 +159,12 @@ pub struct Features {
     /// Late-move pruning: quiet moves past a count at shallow drafts.
     pub late_move_pruning: bool,
     /// Mate safety (on by default): a move that gives check is not pruned by futility or late-move
-    /// pruning, nor a knight promotion that gives check by the rule that prunes under-promotions, and a
-    /// capture that gives check is spared quiescence's delta pruning at the first quiescence ply unless
-    /// it loses material (losing captures and the recaptures-only rule of deep quiescence still prune as
-    /// before); no static-eval cutoff or null move when beta is a
-    /// mated score, no futility or late-move pruning when alpha is already a mate; the null-move search
+    /// pruning, nor a knight promotion that gives check by the rule that prunes under-promotions (other
+    /// under-promotions still are), and a capture or knight promotion that gives check is spared
+    /// quiescence's delta pruning at the first quiescence ply unless it loses material (losing captures,
+    /// delta pruning deeper in quiescence and its recaptures-only rule still prune as before); no
+    /// static-eval cutoff or null move when beta is a mated score, no futility or late-move pruning when
+    /// alpha is already a mate; the null-move search
     /// keeps at least one full ply; iterative deepening stops on a mate only once the depth is well past
     /// twice its distance. On 2D boards, quiescence's first ply also tries the quiet moves that give check
     /// and do not lose the piece by static exchange (in 4D that took 2 to 3 times the nodes to depth 7).
@@ -492,7 +497,8 @@ const LN_1024: [u32; 64] = [
 /// [`LMR_BASE_PERCENT`] and [`LMR_DIVISOR_PERCENT`], in integer arithmetic (`LN_1024` is `1024 · ln`).
 fn lmr_table() -> Box<[[u8; 64]; 64]> {
     let mut t = Box::new([[0u8; 64]; 64]);
-    // r = (base·divisor·1024² + ln·ln·100²) / (divisor·1024²·100), everything scaled by 100 · 1024².
+    // r = (base·divisor·1024² + ln·ln·100²) / (divisor·1024²·100): the formula above with base and divisor
+    // in hundredths and the logarithms in 1024ths, numerator and denominator multiplied by 100² · 1024².
     let scale = 1024 * 1024;
     let numerator_base = LMR_BASE_PERCENT * LMR_DIVISOR_PERCENT * scale;
     let denominator = LMR_DIVISOR_PERCENT * scale * 100;
@@ -907,6 +913,12 @@ impl Worker<'_> {
         m.promotion == Some(Role::Knight) && self.gives_check(m)
     }
 
+    /// [`Self::gives_check`], remembered in `cache` so that one move is played on the board once.
+    #[inline]
+    fn gives_check_once(&mut self, m: Move, cache: &mut Option<bool>) -> bool {
+        *cache.get_or_insert_with(|| self.gives_check(m))
+    }
+
     /// Generates the root moves, ordered: captures and promotions by MVV-LVA (losing captures after the
     /// quiet moves), then quiet moves in an
     /// order drawn from the search's generator (the tie-break of equal moves).
@@ -1308,8 +1320,12 @@ impl Worker<'_> {
             let m = self.pick(ply, i);
             let order = self.lists[ply][i].1;
             if !in_check {
+                // Whether the move gives check, asked at most once a move.
+                let mut checks = None;
                 if m.promotion.is_some_and(|p| p != Role::Queen)
-                    && !(self.features.mate_safety && self.is_checking_knight_promotion(m))
+                    && !(self.features.mate_safety
+                        && m.promotion == Some(Role::Knight)
+                        && self.gives_check_once(m, &mut checks))
                 {
                     continue;
                 }
@@ -1327,13 +1343,16 @@ impl Worker<'_> {
                 let prune = if victim_code == 0 && m.promotion.is_none() {
                     // A quiet move (generated only where quiet checks are tried): a check that does not
                     // hang the piece, or nothing.
-                    !self.gives_check(m) || see::see(self.t, &self.pos, m) < 0
+                    !self.gives_check_once(m, &mut checks) || see::see(self.t, &self.pos, m) < 0
                 } else if stand + gain + DELTA_MARGIN <= alpha {
-                    // Mate safety: a capture that gives check may mate though it wins little, so in the
-                    // first quiescence plies delta pruning spares it, unless it loses material (sparing
-                    // every checking capture at every ply cost 1.4 to 2.4 times the nodes to depth 7
-                    // from the 4D starts).
-                    !(self.features.mate_safety && qdepth < MATE_SAFE_QS_PLIES && !losing(self) && self.gives_check(m))
+                    // Mate safety: a capture (or knight promotion) that gives check may mate though it wins
+                    // little, so in the first quiescence plies delta pruning spares it, unless it loses
+                    // material (sparing every checking capture at every ply cost 1.4 to 2.4 times the
+                    // nodes to depth 7 from the 4D starts).
+                    !(self.features.mate_safety
+                        && qdepth < MATE_SAFE_QS_PLIES
+                        && !losing(self)
+                        && self.gives_check_once(m, &mut checks))
                 } else {
                     losing(self)
                 };
