@@ -43,7 +43,7 @@ pub enum Error {
         kind: &'static str,
     },
     /// A frame of another protocol version (no negotiation, no downgrade).
-    #[error("protocol version {0} refused: this side speaks version 1 only")]
+    #[error("protocol version {0} refused: this side speaks version 2 only")]
     Version(u8),
     /// A handshake frame naming another match.
     #[error("the frame is for another match")]
@@ -130,8 +130,10 @@ pub enum Error {
 }
 
 impl Error {
-    /// Whether the error is local misuse that changed nothing (the session goes on), rather than a failure
-    /// that aborted the session.
+    /// Whether the error is local misuse or a refusal after the end that changed nothing (the session goes
+    /// on, or is already over), rather than a violation that aborted the session. (Frames that do not
+    /// authenticate are not errors of [`crate::Session::receive`] at all: they come back as
+    /// [`crate::Event::Dropped`].)
     ///
     /// # Examples
     /// ```

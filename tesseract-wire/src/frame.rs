@@ -13,7 +13,7 @@ use crate::keys::{PUBLIC_KEY_LEN, hex};
 use crate::labels;
 
 /// The protocol version this crate speaks. A frame of any other version is refused.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 
 /// The two bytes every frame starts with: `TW`.
 pub const MAGIC: [u8; 2] = *b"TW";
@@ -22,8 +22,9 @@ pub const MAGIC: [u8; 2] = *b"TW";
 /// Reply) has 183 bytes.
 pub const MAX_FRAME: usize = 256;
 
-/// The longest text a message may carry (a 4D promotion is 9 bytes, `fifty-moves` 11).
-pub const MAX_TEXT: usize = 16;
+/// The longest text a message may carry (a 4D promotion is 9 bytes, the longest End text,
+/// `seventy-five-moves`, 18; version 1 allowed 16, which no 75-move end fits).
+pub const MAX_TEXT: usize = 32;
 
 /// The length of a MAC tag: the full HMAC-SHA256 output, never truncated.
 pub const TAG_LEN: usize = 32;
@@ -207,7 +208,7 @@ impl Text {
 
     fn from_bytes(b: &[u8]) -> Result<Text, Error> {
         if b.len() > MAX_TEXT {
-            return Err(Error::Malformed("text longer than 16 bytes"));
+            return Err(Error::Malformed("text longer than 32 bytes"));
         }
         if !b.iter().all(|c| (0x21..=0x7e).contains(c)) {
             return Err(Error::Malformed("text byte outside printable ASCII"));
@@ -283,7 +284,7 @@ pub struct MessageFrame {
 /// use tesseract_wire::{Frame, Tag};
 /// let f = Frame::Finished { tag: Tag::from_bytes([9; 32]) };
 /// let bytes = f.encode();
-/// assert_eq!(&bytes[..4], b"TW\x01\x03");
+/// assert_eq!(&bytes[..4], b"TW\x02\x03");
 /// assert!(matches!(Frame::decode(&bytes)?, Frame::Finished { .. }));
 /// assert!(Frame::decode(&bytes[..35]).is_err());
 /// # Ok::<_, tesseract_wire::Error>(())
@@ -382,7 +383,7 @@ impl Frame {
                     return Err(Error::TextNotAllowed { kind: kind.name() });
                 }
                 if len > MAX_TEXT {
-                    return Err(Error::Malformed("text longer than 16 bytes"));
+                    return Err(Error::Malformed("text longer than 32 bytes"));
                 }
                 let text = Text::from_bytes(r.slice(len)?)?;
                 let tag = Tag(r.take()?);

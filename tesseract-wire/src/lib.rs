@@ -53,19 +53,20 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A forged frame aborts the session, which then answers with a reason-free Abort and refuses everything:
+//! A frame that does not authenticate — damaged, replayed, or sent by anyone else who can write to the
+//! relay — is dropped and counted, and the match goes on; only the authenticated peer can end it:
 //! ```
 //! # use tesseract_board::{start, Color};
-//! # use tesseract_wire::{EphemeralKey, IdentityKey, MatchConfig, MatchId, Phase, Session};
+//! # use tesseract_wire::{EphemeralKey, Error, Event, IdentityKey, MatchConfig, MatchId, Phase, Session};
 //! # let alice = IdentityKey::random();
 //! # let bob = IdentityKey::random();
 //! # let id = MatchId::from_bytes([7; 16]);
 //! # let config = MatchConfig::new(id, Color::White, start::chess()).pin_peer(bob.identity());
 //! # let mut white = Session::new(config, &alice, EphemeralKey::random())?;
-//! let err = white.receive(b"TW\x01\x01 not a hello").unwrap_err();
-//! assert_eq!(err.to_string(), "malformed frame: a hello frame has exactly 151 bytes, this one has 16");
-//! assert_eq!(white.phase(), Phase::Aborted);
-//! assert!(white.receive(b"anything").is_err());
+//! let events = white.receive(b"TW\x02\x01 not a hello")?;
+//! let [Event::Dropped { error }] = &events[..] else { panic!("{events:?}") };
+//! assert_eq!(error.to_string(), "malformed frame: a hello frame has exactly 151 bytes, this one has 16");
+//! assert_eq!((white.phase(), white.dropped()), (Phase::Handshake, 1));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -79,10 +80,13 @@
 //!   match id, start position, both identities, all four public keys, ordered by color): a relay that
 //!   changes any of it yields other keys and the Finished tags fail.
 //! - **A strict ping-pong.** Handshake and game alternate (the side that does not move first opens), so
-//!   at most one frame is unacknowledged in each direction and retransmitting the last frame after a
-//!   silence heals any drop; a byte-identical copy of the last accepted frame is ignored, nothing else is.
-//!   Resign and abort may cross a message in flight; the receiver checks them against the state before its
-//!   own last message.
+//!   at most one frame is unacknowledged in each direction and retransmitting it after a silence heals
+//!   any drop; a byte-identical copy of a frame accepted lately is ignored. Resign and abort may cross a
+//!   message in flight; the receiver checks them against the state before its own last message.
+//! - **Nobody but the peer can stop a match.** A frame that does not authenticate as the peer's next one
+//!   (junk, a damaged or replayed frame, a stranger's handshake) is dropped and counted
+//!   ([`Session::dropped`], [`Event::Dropped`]), never fatal; a responder answers every well-formed Hello
+//!   and keeps the last few until a Finished tag proves which was the peer's.
 //! - **Chained tags over the receiver's own state.** Each message's full 32-byte HMAC-SHA256 covers a
 //!   label, the version, the kind, the match id, the sender's identity and color, the sequence number,
 //!   the ply, the sender's position hash, the text and the previous tag. The receiver fills all of it from
@@ -90,8 +94,9 @@
 //! - **The board has the last word.** An authentic move is still checked by the legal generator
 //!   (`tesseract-movegen`) and must be the one canonical text of a legal move; then the sender's Zobrist
 //!   hash must equal ours. Either failure is a protocol violation or a desync, reported as such.
-//! - **Fail closed, say nothing.** The first failure aborts the session; the only frame it still sends is
-//!   an authenticated Abort that carries no reason. The local [`Error`] says exactly what failed.
+//! - **Fail closed, say nothing.** The first authenticated violation (an illegal move, a false claim, a
+//!   desync) aborts the session; the only frame it still sends is an authenticated Abort that carries no
+//!   reason. The local [`Error`] says exactly what failed.
 //!
 //! # Feature flags
 //! - `testkit` (off by default): the `testkit` module, helpers for tests and demonstrations that are
@@ -104,7 +109,7 @@
 //! transcript hash, derived keys), the message chain (sequence number, previous tag, turn to send), the
 //! game (board, moves, draw offers) and the transport (outbox, unacknowledged frames, last accepted
 //! frame). An incoming message goes through three steps, authenticate, decide and commit, so that nothing
-//! changes before every check has passed. The 24 attacks of the threat model (PROTOCOL.md §10) are unit
+//! changes before every check has passed. The 25 attacks of the threat model (PROTOCOL.md §10) are unit
 //! tests of the session module (`src/session/attacks.rs`).
 
 #![deny(missing_docs)]

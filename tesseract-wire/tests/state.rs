@@ -99,8 +99,8 @@ fn a_match_restarted_after_every_step_completes_with_both_boards_equal() {
 }
 
 /// The initiator stops after its Hello; the responder has answered meanwhile. The resumed initiator takes
-/// the Reply with the ephemeral key of its Hello; a fresh session (no saved state) would send a new Hello
-/// that the responder refuses.
+/// the Reply with the ephemeral key of its Hello; a fresh session (no saved state) sends a new Hello, which
+/// the responder, still waiting for a Finished, answers too: the fresh session completes the handshake.
 #[test]
 fn resume_during_the_handshake_keeps_the_ephemeral_key() {
     let chess = start::chess();
@@ -120,11 +120,20 @@ fn resume_during_the_handshake_keeps_the_ephemeral_key() {
         w.receive(&f).unwrap();
     }
     assert_eq!(w.phase(), Phase::Playing);
-    // Without the state: a new Hello, refused by a responder that already answered the first one.
+    // Without the state: a new Hello, answered by a responder that already answered the first one.
     let (mut w2, mut b2) = pair(&chess);
     w2.receive(&drain(&mut b2).remove(0)).unwrap();
+    let _lost = drain(&mut w2);
     let mut fresh = Session::new(config(Color::Black, &chess), &me(Color::Black), eph(77)).unwrap();
-    assert!(w2.receive(&drain(&mut fresh).remove(0)).is_err());
+    assert!(w2.receive(&drain(&mut fresh).remove(0)).unwrap().is_empty());
+    for f in drain(&mut w2) {
+        fresh.receive(&f).unwrap();
+    }
+    for f in drain(&mut fresh) {
+        w2.receive(&f).unwrap();
+    }
+    assert_eq!((w2.phase(), fresh.phase()), (Phase::Playing, Phase::Playing));
+    assert_eq!(w2.transcript_hash(), fresh.transcript_hash());
 }
 
 fn saved_mid_game() -> (Position, Vec<u8>) {
@@ -172,10 +181,10 @@ fn damaged_cut_or_foreign_states_are_refused() {
         "not a valid session state: its checksum does not match: the bytes are damaged or cut"
     );
     let mut other_format = saved.clone();
-    other_format[3] = 2;
+    other_format[3] = 1;
     assert_eq!(
         resume(white(), &me(Color::White), &other_format).to_string(),
-        "the session state is in format 2: this version reads format 1"
+        "the session state is in format 1: this version reads format 2"
     );
     assert_eq!(
         resume(white(), &me(Color::White), &vec![0; MAX_STATE + 1]),
@@ -250,7 +259,11 @@ proptest! {
 /// A known answer for the saved-state bytes (PROTOCOL.md §11) and the frames of a deterministic match:
 /// the SHA-256 of every frame both sides send and of both sides' saved state after each step (the
 /// handshake, moves, a draw offer declined, a resignation). Written before the session was split into
-/// parts (issue 18), so that the split provably changed no byte of either.
+/// parts (issue 18), so that the split provably changed no byte of either; changed on purpose once since,
+/// by protocol version 2 and state format 2 (the version byte in every frame and tag, the initiator's Hello
+/// kept unacknowledged with its Finished, the responder's candidates and the remembered frames in the
+/// state). The bytes themselves are specified and checked from the text in PROTOCOL.md §9 and §11
+/// (`tests/vectors.rs`).
 #[test]
 fn saved_states_and_frames_are_byte_for_byte_stable() {
     let start = start::tesseract(start::Army::Standard);
@@ -294,7 +307,7 @@ fn saved_states_and_frames_are_byte_for_byte_stable() {
     assert_eq!(b.phase(), Phase::Closed(b.result().unwrap()));
     let digest: [u8; 32] = h.finalize().into();
     let hex: String = digest.iter().map(|x| format!("{x:02x}")).collect();
-    assert_eq!(hex, "1bc12d93d898b3c4533eea7413112d00566bd1f720eaad2414cfab88665c1e3f");
+    assert_eq!(hex, "492b529bdd4e3b3c8870b54c2b749b27231e60f691bdd59274c792ddb64cf034");
 }
 
 /// Black's state after White's first move, in a position where another move of the same length would

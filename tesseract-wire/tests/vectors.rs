@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use tesseract_board::{Color, Position, Role, start};
 use tesseract_movegen::Legal;
 use tesseract_wire::testkit::ecdh_p256;
-use tesseract_wire::{EndReason, EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Session};
+use tesseract_wire::{EndReason, EphemeralKey, IdentityKey, InvitationSecret, MatchConfig, MatchId, Phase, Session};
 
 const PROTOCOL: &str = include_str!("../PROTOCOL.md");
 
@@ -49,6 +49,9 @@ fn seed_secret(name: &str) -> [u8; 32] {
     sha256(&[format!("tesseract-wire/1 test vector: {name}").as_bytes()])
 }
 
+/// The protocol version of the text (§1), in every frame, transcript and tag.
+const VERSION: u8 = 2;
+
 const MATCH_ID: [u8; 16] =
     [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
 
@@ -68,8 +71,9 @@ struct VectorGame {
 }
 
 /// The vector games of PROTOCOL.md §9: the 4D game (moves, a declined offer, a resignation); a 2D game with
-/// an en passant capture, a promotion and a draw agreed; a 2D game ending in a fifty-move claim.
-const GAMES: [VectorGame; 3] = [
+/// an en passant capture, a promotion and a draw agreed; a 2D game ending in a fifty-move claim; a 2D game
+/// ended by the 75-move rule (the longest End text).
+const GAMES: [VectorGame; 4] = [
     VectorGame {
         prefix: "",
         fen: None,
@@ -97,6 +101,11 @@ const GAMES: [VectorGame; 3] = [
         prefix: "c.",
         fen: Some("r3k3/8/8/8/8/8/8/4K2R w Kq - 99 80"),
         script: &[(Color::White, MOVE, "e1e2"), (Color::Black, END, "fifty-moves")],
+    },
+    VectorGame {
+        prefix: "d.",
+        fen: Some("4k3/8/8/8/8/8/8/R3K3 w - - 149 120"),
+        script: &[(Color::White, MOVE, "a1a2"), (Color::Black, END, "seventy-five-moves")],
     },
 ];
 
@@ -194,7 +203,10 @@ fn compute() -> Vec<(String, String)> {
         ("invitation.", &GAMES[0], Some(invitation)),
         (GAMES[1].prefix, &GAMES[1], None),
         (GAMES[2].prefix, &GAMES[2], None),
+        (GAMES[3].prefix, &GAMES[3], None),
     ];
+    // Black's first two messages of the 4D game, their tags and hashes, for the saved states.
+    let (mut frames, mut tags, mut hashes) = (Vec::new(), Vec::new(), Vec::new());
     for (scenario, game, inv) in scenarios {
         let start = game.start();
         let fen = start.fen();
@@ -210,7 +222,7 @@ fn compute() -> Vec<(String, String)> {
         }
         let th = sha256(&[
             &label("tesseract-wire/1 transcript"),
-            &[1],
+            &[VERSION],
             &MATCH_ID,
             &[0],
             &(fen.len() as u16).to_be_bytes(),
@@ -253,9 +265,9 @@ fn compute() -> Vec<(String, String)> {
         let finished_input = [label("tesseract-wire/1 finished"), th.to_vec()].concat();
         let fin = [hmac(&fk[0], &finished_input), hmac(&fk[1], &finished_input)];
         let keys = |c: usize| [MATCH_ID.to_vec(), vec![c as u8], s_pub[c].to_vec(), e_pub[c].to_vec()].concat();
-        let hello = [b"TW\x01\x01".to_vec(), keys(1)].concat();
-        let reply = [b"TW\x01\x02".to_vec(), keys(0), fin[0].to_vec()].concat();
-        let finished = [b"TW\x01\x03".to_vec(), fin[1].to_vec()].concat();
+        let hello = [vec![b'T', b'W', VERSION, 0x01], keys(1)].concat();
+        let reply = [vec![b'T', b'W', VERSION, 0x02], keys(0), fin[0].to_vec()].concat();
+        let finished = [vec![b'T', b'W', VERSION, 0x03], fin[1].to_vec()].concat();
         // The Hello holds no start position: the 2D games send the 4D game's Hello, given once.
         if game.prefix.is_empty() {
             put(&format!("{scenario}frame.hello"), &hello);
@@ -287,7 +299,7 @@ fn compute() -> Vec<(String, String)> {
             .concat();
             let input = [
                 label("tesseract-wire/1 message"),
-                vec![1, *kind],
+                vec![VERSION, *kind],
                 MATCH_ID.to_vec(),
                 ids[c].to_vec(),
                 vec![c as u8],
@@ -304,14 +316,95 @@ fn compute() -> Vec<(String, String)> {
                 put("message.0.mac_input", &input);
             }
             put(&format!("{scenario}message.{seq}.tag"), &tag);
-            put(&format!("{scenario}message.{seq}.frame"), &[vec![b'T', b'W', 1, *kind], body, tag.to_vec()].concat());
+            let frame = [vec![b'T', b'W', VERSION, *kind], body, tag.to_vec()].concat();
+            put(&format!("{scenario}message.{seq}.frame"), &frame);
+            if scenario.is_empty() && seq <= 1 {
+                frames.push(frame);
+                tags.push(tag);
+                hashes.push(hash);
+            }
             prev = tag;
             if *kind == MOVE {
                 ply += 1;
             }
         }
+        if scenario.is_empty() {
+            // The saved states of §11 (format 2). White, the responder, after Black's Hello: one candidate,
+            // its Reply unacknowledged, the ephemeral secret kept, no keys chosen yet.
+            let mut st = state_head(0, &ids[0], &fen);
+            st.push(2); // stage: waiting for a Finished
+            st.extend([vec![1], e_sec[0].to_vec(), e_pub[0].to_vec()].concat());
+            st.extend([vec![1], hello.clone()].concat()); // one candidate Hello
+            st.extend([0, 0, 0]); // no peer key, transcript hash or keys yet
+            st.extend([0u32.to_be_bytes().to_vec(), vec![0; 32], vec![0]].concat()); // seq 0, prev zero, White sends
+            st.extend([0, 0, 0]); // no snapshot, no draw offer, no declined offer
+            st.extend(0u32.to_be_bytes()); // no moves
+            st.extend([vec![1], framed(&reply)].concat()); // unacknowledged: the Reply
+            st.push(0); // no frame accepted yet (the candidate's Hello is kept as the candidate)
+            put("state.white.after_hello", &sealed(st));
+            // Black, the initiator, after its first move (message 1): playing, its move unacknowledged, the
+            // chain before it as the snapshot, the Reply and White's move remembered.
+            let mut st = state_head(1, &ids[1], &fen);
+            st.push(3); // stage: playing
+            st.extend([vec![0], e_pub[1].to_vec()].concat()); // the ephemeral secret is gone
+            st.push(0); // no candidates
+            st.extend([vec![1], s_pub[0].to_vec(), vec![1], th.to_vec(), vec![1]].concat());
+            st.extend([fk[0], fk[1], mk[0], mk[1]].concat());
+            st.extend([2u32.to_be_bytes().to_vec(), tags[1].to_vec(), vec![0]].concat()); // seq 2, White sends
+            let snapshot = [1u32.to_be_bytes(), 1u32.to_be_bytes()].concat();
+            st.extend([vec![1], snapshot, hashes[0].to_be_bytes().to_vec(), tags[0].to_vec()].concat());
+            st.extend([0, 0]); // no draw offer, no declined offer
+            st.extend(2u32.to_be_bytes());
+            for m in ["22132313", "24532353"] {
+                st.extend([vec![m.len() as u8], m.as_bytes().to_vec()].concat());
+            }
+            st.extend([vec![1], framed(&frames[1])].concat());
+            st.extend([vec![2], framed(&reply), framed(&frames[0])].concat());
+            put("state.black.after_message_1", &sealed(st));
+        }
     }
     out
+}
+
+/// The fields of a saved state (§11) before the stage: magic, format 2, version, match id, color, own
+/// identity, start text, Chess960 flag 0, the pinned peer (flag 1 and its identity: the vector sessions
+/// pin each other), no invitation secret (flag 0).
+fn state_head(color: u8, own: &[u8; 16], fen: &str) -> Vec<u8> {
+    let ids = vector_identities();
+    let peer = ids[1 - color as usize];
+    [
+        b"TWS".to_vec(),
+        vec![2, VERSION],
+        MATCH_ID.to_vec(),
+        vec![color],
+        own.to_vec(),
+        (fen.len() as u16).to_be_bytes().to_vec(),
+        fen.as_bytes().to_vec(),
+        vec![0],
+        vec![1],
+        peer.to_vec(),
+        vec![0],
+    ]
+    .concat()
+}
+
+/// The identities of the vector keys (§2).
+fn vector_identities() -> [[u8; 16]; 2] {
+    ["white static", "black static"].map(|n| {
+        let public = *IdentityKey::from_bytes(&seed_secret(n)).unwrap().public_key().as_bytes();
+        sha256(&[&label("tesseract-wire/1 identity"), &public])[..16].try_into().unwrap()
+    })
+}
+
+/// A frame in a state: its u16 length, then its bytes.
+fn framed(f: &[u8]) -> Vec<u8> {
+    [(f.len() as u16).to_be_bytes().to_vec(), f.to_vec()].concat()
+}
+
+/// A state's bytes followed by their SHA-256.
+fn sealed(body: Vec<u8>) -> Vec<u8> {
+    let digest = sha256(&[&body]);
+    [body, digest.to_vec()].concat()
 }
 
 /// `name: hex` lines of the fenced block after the `<!-- vectors -->` marker in PROTOCOL.md.
@@ -338,8 +431,13 @@ fn protocol_md_vectors_are_what_the_text_specifies() {
 #[test]
 fn sessions_send_exactly_the_vector_frames() {
     let v: BTreeMap<String, String> = compute().into_iter().collect();
-    let runs =
-        [("", &GAMES[0], false), ("invitation.", &GAMES[0], true), ("b.", &GAMES[1], false), ("c.", &GAMES[2], false)];
+    let runs = [
+        ("", &GAMES[0], false),
+        ("invitation.", &GAMES[0], true),
+        ("b.", &GAMES[1], false),
+        ("c.", &GAMES[2], false),
+        ("d.", &GAMES[3], false),
+    ];
     for (p, game, invitation) in runs {
         let w_key = IdentityKey::from_bytes(&seed_secret("white static")).unwrap();
         let b_key = IdentityKey::from_bytes(&seed_secret("black static")).unwrap();
@@ -360,6 +458,9 @@ fn sessions_send_exactly_the_vector_frames() {
         let hello_name = if invitation { "invitation.frame.hello" } else { "frame.hello" };
         assert_eq!(hex(&hello), v[hello_name]);
         w.receive(&hello).unwrap();
+        if p.is_empty() {
+            assert_eq!(hex(&w.save_state().unwrap()), v["state.white.after_hello"], "White's state after the Hello");
+        }
         let reply = w.poll_transmit().unwrap();
         assert_eq!(hex(&reply), v[&format!("{p}frame.reply")], "{p}reply");
         b.receive(&reply).unwrap();
@@ -373,7 +474,10 @@ fn sessions_send_exactly_the_vector_frames() {
         }
         for (seq, (sender, kind, text)) in game.script.iter().enumerate() {
             let (s, r) = if *sender == Color::White { (&mut w, &mut b) } else { (&mut b, &mut w) };
+            // An end by rule is sent by the side to move as soon as the move that made it arrives.
+            let automatic = *kind == END && matches!(s.phase(), Phase::Closed(_));
             match *kind {
+                _ if automatic => {}
                 MOVE => s.play_text(text).unwrap(),
                 DRAW_OFFER => s.offer_draw().unwrap(),
                 DRAW_ACCEPT => s.accept_draw().unwrap(),
@@ -384,6 +488,10 @@ fn sessions_send_exactly_the_vector_frames() {
             }
             let f = s.poll_transmit().unwrap();
             assert_eq!(hex(&f), v[&format!("{p}message.{seq}.frame")], "{p}message {seq}");
+            if p.is_empty() && seq == 1 {
+                let state = hex(&s.save_state().unwrap());
+                assert_eq!(state, v["state.black.after_message_1"], "Black's state after its first move");
+            }
             r.receive(&f).unwrap();
         }
         assert!(w.result().is_some(), "{p}the vector game ends");

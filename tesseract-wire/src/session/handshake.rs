@@ -1,5 +1,10 @@
 //! The handshake part of a session: the long-term and ephemeral keys, the peer's keys, the transcript
 //! hash and the derived keys, and the handling of Hello, Reply and Finished (PROTOCOL.md §4).
+//!
+//! Nothing a stranger sends can stop a handshake (PROTOCOL.md §4.5): a Hello carries no proof, so the
+//! responder answers every well-formed Hello with a Reply and keeps it as a [`Candidate`] (the last
+//! [`MAX_CANDIDATES`]) until a Finished tag proves which Hello was the peer's; the initiator keeps its
+//! ephemeral secret until a Reply's tag verifies, and drops every Reply that does not.
 
 use tesseract_board::Color;
 
@@ -25,7 +30,8 @@ pub(super) struct Handshake {
     pub(super) invitation: Option<InvitationSecret>,
     /// Our long-term key.
     pub(super) me: IdentityKey,
-    /// Our ephemeral key, until the handshake uses it (once).
+    /// Our ephemeral key, until the handshake is complete (it is used for one match only, but may serve
+    /// several candidate Hellos of that match, at most one of them the peer's).
     pub(super) ephemeral: Option<EphemeralKey>,
     /// Our ephemeral public key, kept after the secret is dropped.
     pub(super) ephemeral_public: PublicKey,
@@ -35,6 +41,26 @@ pub(super) struct Handshake {
     pub(super) th: Option<[u8; 32]>,
     /// The derived keys, once both keys are known.
     pub(super) keys: Option<Keys>,
+    /// The responder's answered Hellos, oldest first, while it waits for a Finished that proves one.
+    pub(super) candidates: Vec<Candidate>,
+}
+
+/// The most Hellos a responder keeps answered at once: a stranger flooding Hellos pushes out the oldest,
+/// and the peer's own Hello, sent again after a silence, comes back in.
+pub(crate) const MAX_CANDIDATES: usize = 16;
+
+/// A Hello the responder answered: its bytes, the keys it leads to, and the Reply sent for it.
+pub(super) struct Candidate {
+    /// The Hello, byte for byte.
+    pub(super) hello: Vec<u8>,
+    /// Its sender's long-term key.
+    pub(super) peer: Peer,
+    /// The transcript hash with its keys.
+    pub(super) th: [u8; 32],
+    /// The keys derived with it.
+    pub(super) keys: Keys,
+    /// Our Reply to it.
+    pub(super) reply: Vec<u8>,
 }
 
 /// The peer's long-term key and the identity it hashes to.
@@ -57,55 +83,95 @@ impl Session {
         }
     }
 
-    /// The responder takes the initiator's Hello: checks its keys, derives ours, and answers with its Reply
-    /// (keys and Finished tag).
-    pub(super) fn on_hello(&mut self, k: &KeysField) -> Result<Vec<Event>, Error> {
-        let peer = self.check_keys(k)?;
-        self.derive(peer, k)?;
-        let th = self.handshake.th.unwrap_or_default();
-        let tag =
-            self.handshake.keys.as_ref().map(|keys| crypto::finished_tag(&keys.finished[self.color.index()], &th));
-        let tag = tag.ok_or(Error::Malformed("no keys"))?;
+    /// The responder takes a Hello (`bytes` as it came): a copy of one it answered has that Reply sent
+    /// again; a new one whose keys pass the checks becomes a candidate, answered with a Reply (our keys
+    /// and Finished tag). Nothing proves a Hello, so nothing else changes until a Finished verifies.
+    ///
+    /// # Errors
+    /// The check the Hello failed ([`Session::check_keys`]): the frame is dropped.
+    pub(super) fn on_hello(&mut self, k: &KeysField, bytes: &[u8]) -> Result<Vec<Event>, Error> {
+        let candidates = &mut self.handshake.candidates;
+        if let Some(i) = candidates.iter().position(|c| c.hello == bytes) {
+            // The initiator sent its Hello again: our Reply was lost. It becomes the newest candidate.
+            let c = candidates.remove(i);
+            let reply = c.reply.clone();
+            candidates.push(c);
+            self.transport.unacked.clear();
+            self.transport.queue(reply);
+            return Ok(vec![Event::Duplicate]);
+        }
+        let candidate = self.candidate(k, bytes.to_vec())?;
         self.transport.unacked.clear();
-        let reply = Frame::Reply(self.keys_field(), Tag::from_bytes(tag)).encode();
-        self.transport.queue(reply);
+        self.transport.queue(candidate.reply.clone());
+        let candidates = &mut self.handshake.candidates;
+        if candidates.len() == MAX_CANDIDATES {
+            candidates.remove(0);
+        }
+        candidates.push(candidate);
         self.stage = Stage::AwaitFinished;
-        Ok(vec![Event::PeerKeys { identity: peer.identity }])
+        Ok(Vec::new())
+    }
+
+    /// A Hello's candidate: its keys checked, the keys derived with it, and our Reply to it.
+    pub(super) fn candidate(&self, k: &KeysField, hello: Vec<u8>) -> Result<Candidate, Error> {
+        let peer = self.check_keys(k)?;
+        let (th, keys) = self.derive(&peer, k)?;
+        let tag = crypto::finished_tag(&keys.finished[self.color.index()], &th);
+        let reply = Frame::Reply(self.keys_field(), Tag::from_bytes(tag)).encode();
+        Ok(Candidate { hello, peer, th, keys, reply })
     }
 
     /// The initiator takes the responder's Reply: checks its keys, derives ours, verifies its Finished tag,
     /// and sends its own Finished. The message chain starts from that tag.
+    ///
+    /// # Errors
+    /// The check the Reply failed: the frame is dropped and nothing changes (the ephemeral secret is kept
+    /// for the peer's own Reply).
     pub(super) fn on_reply(&mut self, k: &KeysField, tag: &Tag) -> Result<Vec<Event>, Error> {
         let peer = self.check_keys(k)?;
-        self.derive(peer, k)?;
-        let th = self.handshake.th.unwrap_or_default();
-        let keys = self.handshake.keys.as_ref().ok_or(Error::Malformed("no keys"))?;
+        let (th, keys) = self.derive(&peer, k)?;
         if !crypto::verify_finished(&keys.finished[self.color.other().index()], &th, tag.as_bytes()) {
             return Err(Error::Authentication(Kind::Reply.name()));
         }
         let mine = crypto::finished_tag(&keys.finished[self.color.index()], &th);
-        self.transport.unacked.clear();
+        self.establish(peer, th, keys);
+        // Our Hello stays unacknowledged with the Finished until the responder's first message: a stranger
+        // may have flooded it with Hellos until it forgot ours, and the two sent again bring it back.
+        self.transport.unacked.push(Frame::Hello(self.keys_field()).encode());
         self.transport.queue(Frame::Finished { tag: Tag::from_bytes(mine) }.encode());
         self.chain.prev = mine;
-        self.stage = Stage::Playing;
         Ok(vec![Event::PeerKeys { identity: peer.identity }, Event::Established { peer: peer.identity }])
     }
 
-    /// The responder takes the initiator's Finished: verifies it; the message chain starts from its tag.
+    /// The responder takes a Finished: the candidate whose keys verify its tag is the peer's Hello; the
+    /// message chain starts from the tag.
+    ///
+    /// # Errors
+    /// [`Error::Authentication`] when no candidate's keys verify the tag: the frame is dropped.
     pub(super) fn on_finished(&mut self, tag: &Tag) -> Result<Vec<Event>, Error> {
-        let th = self.handshake.th.unwrap_or_default();
-        let keys = self.handshake.keys.as_ref().ok_or(Error::Malformed("no keys"))?;
-        if !crypto::verify_finished(&keys.finished[self.color.other().index()], &th, tag.as_bytes()) {
-            return Err(Error::Authentication(Kind::Finished.name()));
-        }
+        let peer = self.color.other().index();
+        // Every candidate is tried (in constant time each): at most one holds the peer's keys.
+        let proven = self
+            .handshake
+            .candidates
+            .iter()
+            .position(|c| crypto::verify_finished(&c.keys.finished[peer], &c.th, tag.as_bytes()))
+            .ok_or(Error::Authentication(Kind::Finished.name()))?;
+        let c = self.handshake.candidates.swap_remove(proven);
+        self.transport.remember(c.hello);
+        self.establish(c.peer, c.th, c.keys);
         self.chain.prev = *tag.as_bytes();
+        Ok(vec![Event::PeerKeys { identity: c.peer.identity }, Event::Established { peer: c.peer.identity }])
+    }
+
+    /// The handshake is complete with `peer`: its keys are the session's, the ephemeral secret and the
+    /// other candidates are dropped, our handshake frames are acknowledged.
+    fn establish(&mut self, peer: Peer, th: [u8; 32], keys: Keys) {
+        let h = &mut self.handshake;
+        (h.peer, h.th, h.keys, h.ephemeral) = (Some(peer), Some(th), Some(keys), None);
+        h.candidates.clear();
         self.transport.unacked.clear();
         self.stage = Stage::Playing;
-        let peer = self.handshake.peer.map(|p| p.identity).ok_or(Error::Malformed("no peer"))?;
-        let mut events = vec![Event::Established { peer }];
-        // A start position that is already over: we, the side to move, say so at once.
-        events.extend(self.confirm_end()?);
-        Ok(events)
     }
 
     /// Checks the keys of a Hello or Reply: our match, the peer's color, strict public keys that are not
@@ -133,8 +199,9 @@ impl Session {
         Ok(Peer { identity, static_key })
     }
 
-    /// Transcript hash and keys from the peer's keys (PROTOCOL.md §4).
-    fn derive(&mut self, peer: Peer, k: &KeysField) -> Result<(), Error> {
+    /// Transcript hash and keys with the peer's keys (PROTOCOL.md §4), from our ephemeral secret, which
+    /// stays until the handshake is complete.
+    fn derive(&self, peer: &Peer, k: &KeysField) -> Result<([u8; 32], Keys), Error> {
         let peer_ephemeral =
             PublicKey::from_sec1(&k.ephemeral_key).map_err(|source| Error::BadKey { which: "ephemeral", source })?;
         let my_static = self.handshake.me.public_key();
@@ -151,8 +218,7 @@ impl Session {
             ephemerals,
         }
         .hash();
-        // The ephemeral secret is used here once and dropped.
-        let eph = self.handshake.ephemeral.take().ok_or(Error::Malformed("ephemeral key already used"))?;
+        let eph = self.handshake.ephemeral.as_ref().ok_or(Error::NotNow("the handshake is complete"))?;
         let (ee, es, se) = match self.color {
             // es = white ephemeral × black static; se = white static × black ephemeral.
             Color::White => (
@@ -167,9 +233,6 @@ impl Session {
             ),
         };
         let keys = crypto::schedule(&th, &ee, &es, &se, self.handshake.invitation.as_ref().map(|s| s.as_bytes()));
-        self.handshake.th = Some(th);
-        self.handshake.keys = Some(keys);
-        self.handshake.peer = Some(peer);
-        Ok(())
+        Ok((th, keys))
     }
 }

@@ -11,18 +11,10 @@ use tesseract_board::Move;
 
 use super::chain::{ChainState, color_byte};
 use super::game::check_move_text;
-use super::{EndReason, Event, GameResult, Session, Stage};
+use super::{EndReason, Event, GameResult, Refusal, Session, Stage};
 use crate::Error;
 use crate::crypto;
 use crate::frame::{Kind, MacInput, MessageFrame, VERSION};
-
-/// An authentic message's place in the chain.
-struct Authentic {
-    /// The chain state its tag was made in: the current one, or the one before our last message.
-    chain: ChainState,
-    /// The sequence number after it.
-    next_seq: u32,
-}
 
 /// What an authentic message does, decided before anything changes.
 enum Effect {
@@ -42,25 +34,26 @@ enum Effect {
 
 impl Session {
     /// Takes a message in the Playing stage: [authenticate](Session::authenticate),
-    /// [decide](Session::decide), [commit](Session::commit). An error leaves the session as it was (the
-    /// caller aborts it).
-    pub(super) fn on_message(&mut self, m: MessageFrame) -> Result<Vec<Event>, Error> {
-        let authentic = self.authenticate(&m)?;
+    /// [decide](Session::decide), [commit](Session::commit). A refusal leaves the session as it was: a
+    /// frame that does not authenticate is dropped by the caller, an authentic violation aborts.
+    pub(super) fn on_message(&mut self, m: MessageFrame) -> Result<Vec<Event>, Refusal> {
+        let chain = self.authenticate(&m).map_err(Refusal::Drop)?;
         // Authentic. From here on, a refusal is a protocol violation by the peer (or a desync).
-        let effect = self.decide(&m, &authentic.chain)?;
-        self.commit(&m, authentic.next_seq, effect)
+        let next_seq = chain.seq.checked_add(1).ok_or(Refusal::Violation(Error::CounterExhausted))?;
+        let effect = self.decide(&m, &chain).map_err(Refusal::Violation)?;
+        self.commit(&m, next_seq, effect).map_err(Refusal::Violation)
     }
 
     /// Step 1: finds the chain state the message's tag must have been made in — the current one, or, for a
     /// resign or abort that crossed our last message, the one before it; the header's sequence number and
     /// ply only select — and verifies the tag, in constant time, over the MAC input built from our own
     /// records (version, match id, the peer's identity and color, that chain state) and the frame's kind,
-    /// position hash and text. Then checks that the chain can take one more message.
+    /// position hash and text.
     ///
     /// # Errors
-    /// [`Error::Sequence`] for a header that selects no state, [`Error::Authentication`] for a tag that
-    /// does not verify, [`Error::CounterExhausted`] at the counter's end.
-    fn authenticate(&self, m: &MessageFrame) -> Result<Authentic, Error> {
+    /// [`Error::Sequence`] for a header that selects no state (a replay, a frame from the future),
+    /// [`Error::Authentication`] for a tag that does not verify: either way the frame is dropped.
+    fn authenticate(&self, m: &MessageFrame) -> Result<ChainState, Error> {
         let peer = self.color.other();
         let current = self.chain_state();
         let chain = if m.seq == current.seq && m.ply == current.ply {
@@ -93,8 +86,7 @@ impl Session {
         if !crypto::verify_message(&keys.message[peer.index()], &input, m.tag.as_bytes()) {
             return Err(Error::Authentication(m.kind.name()));
         }
-        let next_seq = chain.seq.checked_add(1).ok_or(Error::CounterExhausted)?;
-        Ok(Authentic { chain, next_seq })
+        Ok(chain)
     }
 
     /// Step 2: decides what an authentic message does, changing nothing. A resign or abort needs an empty

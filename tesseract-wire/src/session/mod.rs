@@ -152,7 +152,8 @@ pub enum Phase {
     Playing,
     /// The game ended normally (or a player aborted it deliberately).
     Closed(GameResult),
-    /// A frame failed a check: the session accepts nothing more (fail closed).
+    /// The authenticated peer broke the protocol (an illegal move, a false claim, a desync): the session
+    /// accepts nothing more (fail closed).
     Aborted,
 }
 
@@ -173,7 +174,8 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event {
-    /// The peer's keys arrived and match the pinned identity (if one was pinned).
+    /// The peer's keys are proven (they match the pinned identity, if one was pinned, and the peer's
+    /// Finished tag verified): sent with [`Event::Established`].
     PeerKeys {
         /// The peer's identity.
         identity: Identity,
@@ -198,8 +200,16 @@ pub enum Event {
     DrawDeclined,
     /// The match is over.
     GameOver(GameResult),
-    /// A byte-identical copy of the last accepted frame: ignored.
+    /// A byte-identical copy of a frame accepted lately: ignored (a Hello the responder answered is
+    /// answered again).
     Duplicate,
+    /// A frame that does not authenticate as the peer's next frame was dropped, and counted in
+    /// [`Session::dropped`]: damaged or replayed on the way, or sent by someone other than the peer.
+    /// Nothing else changed.
+    Dropped {
+        /// Why it was dropped (for logs; never sent to anyone).
+        error: Error,
+    },
 }
 
 /// The settings of one match for one player.
@@ -254,14 +264,23 @@ enum Stage {
     AwaitHello,
     /// The initiator waits for the responder's Reply.
     AwaitReply,
-    /// The responder waits for the initiator's Finished.
+    /// The responder answered one Hello or more and waits for the Finished that proves one of them (it
+    /// still answers other Hellos).
     AwaitFinished,
     /// The handshake is complete; messages flow.
     Playing,
     /// The match is over.
     Closed(GameResult),
-    /// A frame failed a check: nothing more is accepted.
+    /// The authenticated peer broke the protocol (or our counter ran out): nothing more is accepted.
     Aborted,
+}
+
+/// Why an incoming frame was refused.
+pub(super) enum Refusal {
+    /// It does not authenticate as the peer's next frame: dropped and counted, nothing changes.
+    Drop(Error),
+    /// The authenticated peer broke the protocol: the session aborts.
+    Violation(Error),
 }
 
 /// One player's side of one match: a sans-IO state machine.
@@ -271,8 +290,10 @@ enum Stage {
 /// [`Session::retransmit`] when the peer has been silent for a while (the relay may have dropped a
 /// frame). See the crate docs for a whole match.
 ///
-/// Any failure of an incoming frame aborts the session for good and queues one Abort frame that does not
-/// say what failed; local misuse (a move out of turn) returns an error and changes nothing.
+/// A frame that does not authenticate is dropped and counted ([`Session::dropped`]), so that nobody but
+/// the peer can stop the match; an authenticated frame that breaks the protocol aborts the session for
+/// good and queues one Abort frame that does not say what failed; local misuse (a move out of turn)
+/// returns an error and changes nothing.
 pub struct Session {
     /// The match id both players know.
     match_id: MatchId,
@@ -359,6 +380,7 @@ impl Session {
                 peer: None,
                 th: None,
                 keys: None,
+                candidates: Vec::new(),
             },
             chain: Chain { seq: 0, prev: [0; TAG_LEN], sender: config.start.turn(), snapshot: None },
             game: Game::new(config.start),
@@ -472,18 +494,27 @@ impl Session {
         self.game.claimable()
     }
 
-    /// Takes a decoded frame in the current stage: the handshake's frames go to [`handshake`], the messages
-    /// to [`message`]; anything else is refused.
-    fn accept(&mut self, frame: Frame) -> Result<Vec<Event>, Error> {
+    /// Takes a decoded frame (`bytes` as it came) in the current stage: the handshake's frames go to
+    /// [`handshake`], the messages to [`message`]. Anything a stranger could have sent is a
+    /// [`Refusal::Drop`]; only an authenticated message can be a [`Refusal::Violation`].
+    fn accept(&mut self, frame: Frame, bytes: &[u8]) -> Result<Vec<Event>, Refusal> {
+        let waiting = |f: Frame, why| Err(Refusal::Drop(Error::unexpected(f.kind(), why)));
         match (self.stage, frame) {
-            (Stage::AwaitHello, Frame::Hello(k)) => self.on_hello(&k),
-            (Stage::AwaitReply, Frame::Reply(k, tag)) => self.on_reply(&k, &tag),
-            (Stage::AwaitFinished, Frame::Finished { tag }) => self.on_finished(&tag),
+            (Stage::AwaitHello | Stage::AwaitFinished, Frame::Hello(k)) => {
+                self.on_hello(&k, bytes).map_err(Refusal::Drop)
+            }
+            (Stage::AwaitReply, Frame::Reply(k, tag)) => self.on_reply(&k, &tag).map_err(Refusal::Drop),
+            (Stage::AwaitFinished, Frame::Finished { tag }) => {
+                let mut events = self.on_finished(&tag).map_err(Refusal::Drop)?;
+                // A start position that is already over: we, the side to move, say so at once.
+                events.extend(self.confirm_end().map_err(Refusal::Violation)?);
+                Ok(events)
+            }
             (Stage::Playing, Frame::Message(m)) => self.on_message(m),
-            (Stage::AwaitHello, f) => Err(Error::unexpected(f.kind(), "waiting for the initiator's hello")),
-            (Stage::AwaitReply, f) => Err(Error::unexpected(f.kind(), "waiting for the responder's reply")),
-            (Stage::AwaitFinished, f) => Err(Error::unexpected(f.kind(), "waiting for the initiator's finished")),
-            (_, f) => Err(Error::unexpected(f.kind(), "the handshake is over")),
+            (Stage::AwaitHello, f) => waiting(f, "waiting for the initiator's hello"),
+            (Stage::AwaitReply, f) => waiting(f, "waiting for the responder's reply"),
+            (Stage::AwaitFinished, f) => waiting(f, "waiting for the initiator's finished"),
+            (_, f) => waiting(f, "the handshake is over"),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! match where it was, with the same keys and the same chain, instead of a new handshake the peer would
 //! refuse.
 
+use std::collections::VecDeque;
+
 use sha2::{Digest, Sha256};
 use tesseract_board::{CastlingMode, Color};
 use tesseract_movegen::Termination;
@@ -10,18 +12,18 @@ use zeroize::Zeroizing;
 
 use super::chain::{Chain, ChainState, color_byte};
 use super::game::{Game, check_move_text};
-use super::handshake::{Handshake, Peer};
-use super::transport::Transport;
+use super::handshake::{Handshake, MAX_CANDIDATES, Peer};
+use super::transport::{RECENT, Transport};
 use super::{EndReason, GameResult, MatchConfig, Session, Stage};
 use crate::crypto::Keys;
-use crate::frame::{Frame, MAX_FRAME, MAX_TEXT, TAG_LEN, VERSION};
+use crate::frame::{Frame, Kind, MAX_FRAME, MAX_TEXT, TAG_LEN, VERSION};
 use crate::keys::{EphemeralKey, Identity, IdentityKey, PUBLIC_KEY_LEN, PublicKey, hex};
 
 /// The first bytes of a saved state: `TWS`.
 const MAGIC: [u8; 3] = *b"TWS";
 
 /// The state format this crate writes and reads.
-pub const STATE_FORMAT: u8 = 1;
+pub const STATE_FORMAT: u8 = 2;
 
 /// The largest state accepted (and written): 4 MiB, room for a match of about 400,000 plies.
 pub const MAX_STATE: usize = 4 << 20;
@@ -42,7 +44,7 @@ pub enum StateError {
         max: usize,
     },
     /// Another format of state (written by another version of this crate).
-    #[error("the session state is in format {0}: this version reads format 1")]
+    #[error("the session state is in format {0}: this version reads format 2")]
     Format(u8),
     /// Bytes that are not a whole, consistent state: damaged, cut, or not a state at all.
     #[error("not a valid session state: {0}")]
@@ -233,9 +235,9 @@ impl Session {
     /// ```
     pub fn save_state(&self) -> Result<Zeroizing<Vec<u8>>, StateError> {
         let moves: usize = self.game.moves.iter().map(|m| 1 + m.len()).sum();
-        let frames: usize =
-            self.transport.unacked.iter().chain(&self.transport.last_accepted).map(|f| 2 + f.len()).sum();
-        let len = 1024 + self.handshake.start_fen.len() + moves + frames;
+        let frames: usize = self.transport.unacked.iter().chain(&self.transport.recent).map(|f| 2 + f.len()).sum();
+        let hellos: usize = self.handshake.candidates.iter().map(|c| c.hello.len()).sum();
+        let len = 1024 + self.handshake.start_fen.len() + moves + frames + hellos;
         if len > MAX_STATE {
             return Err(StateError::Oversize { len, max: MAX_STATE });
         }
@@ -260,6 +262,11 @@ impl Session {
         let eph = self.handshake.ephemeral.as_ref().map(EphemeralKey::to_bytes);
         w.opt(eph.as_ref().map(|e| &e[..]));
         w.put(self.handshake.ephemeral_public.as_bytes());
+        // At most MAX_CANDIDATES Hellos of 151 bytes each.
+        w.u8(self.handshake.candidates.len() as u8);
+        for c in &self.handshake.candidates {
+            w.put(&c.hello);
+        }
         w.opt(self.handshake.peer.as_ref().map(|p| &p.static_key.as_bytes()[..]));
         w.opt(self.handshake.th.as_ref().map(|t| &t[..]));
         w.flag(self.handshake.keys.is_some());
@@ -290,8 +297,9 @@ impl Session {
         for f in &self.transport.unacked {
             w.frame(f);
         }
-        w.flag(self.transport.last_accepted.is_some());
-        if let Some(f) = &self.transport.last_accepted {
+        // At most RECENT frames.
+        w.u8(self.transport.recent.len() as u8);
+        for f in &self.transport.recent {
             w.frame(f);
         }
         let digest = Sha256::digest(&w.0[..]);
@@ -392,6 +400,12 @@ impl Session {
         if ephemeral.as_ref().is_some_and(|e| e.public_key() != ephemeral_public) {
             return Err(bad("an ephemeral secret that does not match its public key"));
         }
+        let hello_count = r.u8()? as usize;
+        if hello_count > MAX_CANDIDATES {
+            return Err(bad("more candidate hellos than a session keeps"));
+        }
+        let hellos =
+            (0..hello_count).map(|_| r.slice(Kind::Hello.fixed_len().unwrap_or(0))).collect::<Result<Vec<_>, _>>()?;
         let peer = match r.opt::<PUBLIC_KEY_LEN>()? {
             Some(k) => {
                 let static_key = PublicKey::from_sec1(&k).map_err(|_| bad("an invalid peer key"))?;
@@ -429,7 +443,7 @@ impl Session {
         for _ in 0..count {
             let len = r.u8()? as usize;
             if len > MAX_TEXT {
-                return Err(bad("a move text longer than 16 bytes"));
+                return Err(bad("a move text longer than 32 bytes"));
             }
             let text = std::str::from_utf8(r.slice(len)?).map_err(|_| bad("a move text that is not text"))?;
             if game.over.is_some() {
@@ -445,23 +459,28 @@ impl Session {
             return Err(bad("more unacknowledged frames than a session holds"));
         }
         let unacked = (0..unacked_count).map(|_| r.frame()).collect::<Result<Vec<_>, _>>()?;
-        let last_accepted = if r.flag()? { Some(r.frame()?) } else { None };
+        let recent_count = r.u8()? as usize;
+        if recent_count > RECENT {
+            return Err(bad("more remembered frames than a session keeps"));
+        }
+        let recent = (0..recent_count).map(|_| r.frame()).collect::<Result<VecDeque<_>, _>>()?;
         if r.at != body.len() {
             return Err(bad("bytes after the last field"));
         }
         let initiator = config.color != config.start.turn();
         let handshake_done = keys.is_some() && th.is_some() && peer.is_some();
+        let handshake_open = ephemeral.is_some() && keys.is_none() && th.is_none() && peer.is_none();
         let consistent = match stage {
-            Stage::AwaitHello => !initiator && ephemeral.is_some() && keys.is_none(),
-            Stage::AwaitReply => initiator && ephemeral.is_some() && keys.is_none(),
-            Stage::AwaitFinished => !initiator && ephemeral.is_none() && handshake_done,
-            Stage::Playing | Stage::Closed(_) => ephemeral.is_none() && handshake_done,
-            Stage::Aborted => true,
+            Stage::AwaitHello => !initiator && handshake_open && hellos.is_empty(),
+            Stage::AwaitReply => initiator && handshake_open && hellos.is_empty(),
+            Stage::AwaitFinished => !initiator && handshake_open && !hellos.is_empty(),
+            Stage::Playing | Stage::Closed(_) => ephemeral.is_none() && handshake_done && hellos.is_empty(),
+            Stage::Aborted => hellos.is_empty(),
         };
         if !consistent {
             return Err(bad("a stage that does not agree with the keys held"));
         }
-        debug_assert!(unacked.iter().chain(&last_accepted).all(|f| f.len() <= MAX_FRAME));
+        debug_assert!(unacked.iter().chain(&recent).all(|f| f.len() <= MAX_FRAME));
         let mut session = Session {
             match_id: config.match_id,
             color,
@@ -479,11 +498,20 @@ impl Session {
                 peer,
                 th,
                 keys,
+                candidates: Vec::new(),
             },
             chain: Chain { seq, prev, sender, snapshot },
             game,
-            transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, last_accepted },
+            transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, recent, dropped: 0 },
         };
+        // The responder's candidates again, from their Hellos and the ephemeral secret: the same keys and
+        // the same Replies (the tags are deterministic).
+        for hello in hellos {
+            let Ok(Frame::Hello(k)) = Frame::decode(hello) else { return Err(bad("a candidate that is not a hello")) };
+            let c =
+                session.candidate(&k, hello.to_vec()).map_err(|_| bad("a candidate hello that fails its checks"))?;
+            session.handshake.candidates.push(c);
+        }
         // A state saved in play whose board is over by rule with us to move (saved by a version whose rules
         // had not ended the game there yet: a fifth repetition, 150 plies, K+B v K) confirms the end now,
         // as a live session does at once; otherwise both sides would wait for each other.

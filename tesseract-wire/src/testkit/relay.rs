@@ -4,7 +4,9 @@
 //! [`duel`] plays two [`AutoPlayer`]s through it, retransmitting after silences as a real client would,
 //! and reports what each side saw. The property the tests check over many seeds: the two boards never
 //! silently disagree — every fault is either harmless (the match completes and both sides hold the same
-//! position and result) or detected and reported (a side aborts with a typed error).
+//! position and result) or detected and reported. Damaged, forged and replayed frames are dropped (and
+//! counted) and the match goes on, healed by retransmission; only a violation by the authenticated peer
+//! aborts a side with a typed error.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -227,8 +229,10 @@ pub struct SideReport {
     pub phase: Phase,
     /// The result, if the match is over for this side.
     pub result: Option<GameResult>,
-    /// The failure that aborted it, if any: a fault detected and reported.
+    /// The failure that aborted it, if any: an authenticated violation detected and reported.
     pub failure: Option<Error>,
+    /// The frames it dropped because they did not authenticate (damaged, forged or replayed on the way).
+    pub dropped: u64,
     /// Its final position hash.
     pub hash: u64,
     /// Its final position.
@@ -287,6 +291,7 @@ fn side(s: &Session) -> SideReport {
         phase: s.phase(),
         result: s.result(),
         failure: s.failure().cloned(),
+        dropped: s.dropped(),
         hash: s.position().hash(),
         fen: s.position().fen(),
         moves: s.moves().to_vec(),
@@ -321,12 +326,15 @@ pub fn duel<A: Mover, B: Mover>(
                 relay.send(to, f);
             }
         }
+        // Progress is a new frame accepted: dropped ones (damaged, forged, replayed) and copies do not end a
+        // silence, or a stranger who keeps sending junk or replays would keep the players from ever
+        // retransmitting what the relay lost.
         let mut delivered = false;
         for (s, c) in [(&mut white, Color::White), (&mut black, Color::Black)] {
             if let Some(f) = relay.deliver(c) {
-                delivered = true;
                 match s.receive(&f) {
                     Ok(events) => {
+                        delivered |= !events.iter().any(|e| matches!(e, Event::Dropped { .. } | Event::Duplicate));
                         for e in events.into_iter().filter(|e| *e != Event::Duplicate) {
                             log.push(format!("{c}: {e:?}"));
                         }
