@@ -31,6 +31,10 @@
 //! bounded (`tesseract_wire::resp`): a payload longer than a frame (256 bytes) is skipped unread and
 //! refused by its length, whatever its size.
 //!
+//! **The library.** The reconnecting link and the state file's saving policy are
+//! `tesseract_wire::redis` (`RedisRelay`, `StateSaver`; feature `redis`): this file parses the arguments,
+//! chooses who moves, and prints.
+//!
 //! **A lost relay.** When the connection to Redis fails (a restart, a network cut) the player reconnects,
 //! waiting 100 ms, then twice as long after each failure up to 2 s, sends its unacknowledged frames again
 //! and goes on: the retransmission heals what was lost meanwhile. After `--timeout` seconds without the
@@ -55,7 +59,15 @@
 //! `--seed`), otherwise with a deterministic seeded mover (a ChaCha-seeded choice among the legal moves,
 //! preferring captures; `tesseract_wire::testkit::SeededMover`). `--local` plays both sides the same way. At
 //! `--cap` plies (300 by default) the side to move offers a draw and an automatic peer accepts it: the
-//! match then ends as a draw by agreement.
+//! match then ends as a draw by agreement. `--auto --script "MOVES"` plays a fixed line instead (the whole
+//! game's moves; each side plays its own at its turns, never claims or offers a draw:
+//! `tesseract_wire::testkit::ScriptedPlayer`), so that the line's own end (a mate, a fifth repetition,
+//! the 75-move rule) ends the match: the tests play one game per automatic end this way.
+//!
+//! **Strangers.** Anyone who can publish on the relay can send frames on a player's channel. A frame that
+//! does not authenticate as the peer's next one is dropped (PROTOCOL.md §7): the match goes on, and a
+//! warning goes to stderr (`online: warning: dropped a frame that does not authenticate (N so far): ...`,
+//! the first ten one by one, then one per hundred). Only the authenticated peer can end the match.
 //!
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
@@ -72,8 +84,6 @@
 mod files;
 #[path = "common/lines.rs"]
 mod lines;
-#[path = "common/redis_link.rs"]
-mod redis_link;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -83,10 +93,10 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use lines::{Line, MAX_LINE, stdin_lines};
-use redis_link::{Incoming, Link, Target};
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
-use tesseract::wire::testkit::{AutoPlayer, Faults, FaultyRelay, Mover, SeededMover, duel};
+use tesseract::wire::redis::{RedisRelay, RelayEvent, SaveOutcome, StateSaver, Target};
+use tesseract::wire::testkit::{AutoPlayer, Faults, FaultyRelay, Mover, ScriptedPlayer, SeededMover, duel};
 use tesseract::wire::{
     Action, EndReason, EphemeralKey, Event, Identity, IdentityKey, InvitationSecret, MAX_STATE, MatchConfig, MatchId,
     Phase, Session, Zeroizing,
@@ -119,6 +129,10 @@ struct Args {
     /// Play automatically (with the engine at --tier, or else a seeded mover).
     #[arg(long)]
     auto: bool,
+    /// With --auto: play this line instead (the whole game's moves, both sides', separated by spaces; this
+    /// player plays its own at its turns, never claims or offers a draw, and declines offers).
+    #[arg(long, value_name = "MOVES", requires = "auto", conflicts_with = "tier")]
+    script: Option<String>,
     /// The engine's tier for automatic play: beginner, club, expert or master.
     #[arg(long)]
     tier: Option<Tier>,
@@ -251,7 +265,7 @@ fn main() -> ExitCode {
         Err(e) => return usage(format!("--redis {}: {e}", args.redis)),
     };
     let saved = match &args.state {
-        Some(path) => match StateFile::read(path) {
+        Some(path) => match read_state(path) {
             Ok(saved) => saved,
             Err(e) => return usage(format!("--state {}: {e}", path.display())),
         },
@@ -274,7 +288,7 @@ fn main() -> ExitCode {
             println!("established peer={peer} safety={}", safety(&session));
         }
     }
-    let state = args.state.clone().map(|path| StateFile::new(path, saved));
+    let state = args.state.clone().map(|path| state_saver(path, saved));
     online(&args, session, target, state, faults)
 }
 
@@ -321,91 +335,37 @@ fn final_line(s: &Session, reason: Option<&str>) -> String {
     )
 }
 
-/// The `--state` file: the session's saved state, rewritten atomically whenever it changes.
-struct StateFile {
-    path: PathBuf,
-    written: Option<Zeroizing<Vec<u8>>>,
-    /// Failed attempts to save the current state, in a row.
-    failures: u32,
-    /// When a failed save may be tried again.
-    retry_at: Instant,
+/// Reads the `--state` file, if it exists (at most the crate's limit is read, into a buffer allocated
+/// once and wiped on drop). Warns when others than the owner may read or change the file.
+fn read_state(path: &Path) -> Result<Option<Zeroizing<Vec<u8>>>, String> {
+    let mut bytes = Zeroizing::new(Vec::with_capacity(MAX_STATE + 1));
+    match files::read_capped(path, MAX_STATE, &mut bytes) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
+            return Err(format!("larger than {MAX_STATE} bytes, the limit of a session state"));
+        }
+        Err(e) => return Err(e.to_string()),
+    }
+    #[cfg(unix)]
+    if let Ok(meta) = std::fs::metadata(path) {
+        let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+        if mode & 0o077 != 0 {
+            eprintln!(
+                "online: warning: --state {}: mode {mode:03o}, others than its owner may read the match's keys (chmod 600 it)",
+                path.display()
+            );
+        }
+    }
+    Ok(Some(bytes))
 }
 
-/// Attempts to save a changed state before the player gives up, [`SAVE_RETRY`] apart.
-const SAVE_ATTEMPTS: u32 = 10;
-/// The wait between two attempts to save a state.
-const SAVE_RETRY: Duration = Duration::from_millis(200);
+/// The `--state` file's saver: the session's state written atomically, readable by its owner only.
+type Saver = StateSaver<Box<dyn FnMut(&[u8]) -> std::io::Result<()>>>;
 
-impl StateFile {
-    fn new(path: PathBuf, written: Option<Zeroizing<Vec<u8>>>) -> StateFile {
-        StateFile { path, written, failures: 0, retry_at: Instant::now() }
-    }
-
-    /// The saved state, if the file exists (at most the crate's limit is read, into a buffer allocated
-    /// once and wiped on drop). Warns when others than the owner may read or change the file.
-    fn read(path: &Path) -> Result<Option<Zeroizing<Vec<u8>>>, String> {
-        let mut bytes = Zeroizing::new(Vec::with_capacity(MAX_STATE + 1));
-        match files::read_capped(path, MAX_STATE, &mut bytes) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
-                return Err(format!("larger than {MAX_STATE} bytes, the limit of a session state"));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-        #[cfg(unix)]
-        if let Ok(meta) = std::fs::metadata(path) {
-            let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
-            if mode & 0o077 != 0 {
-                eprintln!(
-                    "online: warning: --state {}: mode {mode:03o}, others than its owner may read the match's keys (chmod 600 it)",
-                    path.display()
-                );
-            }
-        }
-        Ok(Some(bytes))
-    }
-
-    /// Saves the session if its state changed, atomically, readable by its owner only.
-    fn save(&mut self, session: &Session) -> Result<(), String> {
-        let bytes = session.save_state().map_err(|e| e.to_string())?;
-        if self.written.as_ref().is_some_and(|w| **w == *bytes) {
-            return Ok(());
-        }
-        files::write_secret(&self.path, &bytes).map_err(|e| e.to_string())?;
-        self.written = Some(bytes);
-        Ok(())
-    }
-
-    /// Whether the session's current state is on disk, saving it if it changed. After a failure the
-    /// save is tried again [`SAVE_RETRY`] later (until then: `false`).
-    fn saved(&mut self, session: &Session) -> bool {
-        if self.failures > 0 && Instant::now() < self.retry_at {
-            return false;
-        }
-        match self.save(session) {
-            Ok(()) => {
-                if self.failures > 0 {
-                    eprintln!("online: --state {}: saved", self.path.display());
-                }
-                self.failures = 0;
-                true
-            }
-            Err(e) => {
-                if self.failures == 0 {
-                    eprintln!("online: --state {}: not saved: {e}; nothing is sent until it is", self.path.display());
-                }
-                self.failures += 1;
-                self.retry_at = Instant::now() + SAVE_RETRY;
-                false
-            }
-        }
-    }
-
-    /// Whether saving failed [`SAVE_ATTEMPTS`] times in a row.
-    fn given_up(&self) -> bool {
-        self.failures >= SAVE_ATTEMPTS
-    }
+fn state_saver(path: PathBuf, written: Option<Zeroizing<Vec<u8>>>) -> (PathBuf, Saver) {
+    let target = path.clone();
+    (path, StateSaver::new(Box::new(move |bytes: &[u8]| files::write_secret(&target, bytes)), written))
 }
 
 /// How a player's loop ended.
@@ -418,99 +378,49 @@ enum Ending {
     RelayLost,
     /// A local failure (the message counter's end).
     Failed(tesseract::wire::Error),
-    /// The state file could not be written [`SAVE_ATTEMPTS`] times in a row.
+    /// The state file could not be written [`Saver::ATTEMPTS`] times in a row.
     Unsaved,
 }
 
-/// Waits between attempts to reach the relay: 100 ms, doubling up to 2 s.
-struct Backoff {
-    delay: Duration,
-    next: Instant,
+/// Who makes this player's moves.
+enum Hands {
+    /// The engine at a tier, or the seeded stand-in.
+    Auto(AutoPlayer<BoxedMover>),
+    /// A fixed line (`--script`).
+    Script(ScriptedPlayer),
+    /// A person at the terminal.
+    Human(mpsc::Receiver<Line>),
 }
 
-impl Backoff {
-    const FIRST: Duration = Duration::from_millis(100);
-    const MAX: Duration = Duration::from_secs(2);
+/// How many dropped frames are reported one by one; after that, one line per hundred.
+const DROPS_REPORTED: u64 = 10;
 
-    fn new() -> Backoff {
-        Backoff { delay: Backoff::FIRST, next: Instant::now() }
-    }
-
-    fn due(&self) -> bool {
-        Instant::now() >= self.next
-    }
-
-    fn failed(&mut self) {
-        self.next = Instant::now() + self.delay;
-        self.delay = (self.delay * 2).min(Backoff::MAX);
-    }
-
-    fn reset(&mut self) {
-        self.delay = Backoff::FIRST;
-    }
-}
-
-/// One player through Redis pub/sub: the session, the link to the relay (re-opened with backoff when it
-/// fails), the outgoing fault injector and the state file.
+/// One player through Redis pub/sub: the session, the reconnecting relay, the outgoing fault injector and
+/// the state file.
 struct Player<'a> {
     args: &'a Args,
     session: Session,
-    target: Target,
-    mine: String,
-    theirs: String,
-    link: Option<Link>,
-    backoff: Backoff,
-    /// Since when the relay is unreachable (from the start until the first connection).
-    lost_since: Option<Instant>,
-    reported: bool,
-    relay: FaultyRelay,
-    state: Option<StateFile>,
+    relay: RedisRelay,
+    faults: FaultyRelay,
+    state: Option<(PathBuf, Saver)>,
 }
 
 impl Player<'_> {
-    /// Tries to reach the relay, if it is time to.
-    fn connect(&mut self) {
-        if self.link.is_some() || !self.backoff.due() {
-            return;
-        }
-        match Link::open(&self.target, &self.theirs) {
-            Ok(link) => {
-                if self.reported {
-                    eprintln!("online: reconnected to the relay");
-                }
-                self.link = Some(link);
-                self.lost_since = None;
-                self.reported = false;
-                self.backoff.reset();
-                // Whatever was sent while the relay was away is lost: send it again.
-                self.session.retransmit();
-            }
-            Err(e) => {
-                if !self.reported {
-                    eprintln!("online: relay unreachable: {e}; retrying");
-                    self.reported = true;
-                }
-                self.backoff.failed();
-            }
-        }
-    }
-
-    fn lost(&mut self, e: &str) {
-        if self.link.take().is_some() {
-            eprintln!("online: relay lost: {e}; reconnecting");
-            self.reported = true;
-            self.lost_since = Some(Instant::now());
-            self.backoff = Backoff::new();
-        }
-    }
-
     /// Saves the state, then sends what the session queued (through the fault injector); returns
     /// whether a frame was sent. When the state cannot be saved nothing is sent: the frames stay queued
     /// until a later call saves it (the peer must never see a frame of a state that a restart would not
     /// resume). Frames sent while the relay is away are lost; the session keeps them for retransmission.
     fn flush(&mut self) -> bool {
-        if let Some(state) = &mut self.state {
-            if !state.saved(&self.session) {
+        if let Some((path, saver)) = &mut self.state {
+            let outcome = saver.save(&self.session);
+            match &outcome {
+                SaveOutcome::Saved { again: true } => eprintln!("online: --state {}: saved", path.display()),
+                SaveOutcome::Failed { first: true, error } => {
+                    eprintln!("online: --state {}: not saved: {error}; nothing is sent until it is", path.display())
+                }
+                _ => {}
+            }
+            if !outcome.is_saved() {
                 return false;
             }
         }
@@ -518,11 +428,11 @@ impl Player<'_> {
         let mut sent = false;
         while let Some(frame) = self.session.poll_transmit() {
             sent = true;
-            self.relay.send(peer, frame);
-            while let Some(f) = self.relay.deliver(peer) {
-                if let Some(link) = &mut self.link {
-                    if let Err(e) = link.publish(&self.mine, &f) {
-                        self.lost(&e);
+            self.faults.send(peer, frame);
+            while let Some(f) = self.faults.deliver(peer) {
+                if let Err(e) = self.relay.publish(&f) {
+                    if e != "not connected" {
+                        eprintln!("online: relay lost: {e}; reconnecting");
                     }
                 }
             }
@@ -530,50 +440,106 @@ impl Player<'_> {
         sent
     }
 
+    /// This player's move or answer, if it has one now; `prompted` says whether a person was already
+    /// shown the board for this turn.
+    fn act(&mut self, hands: &mut Hands, prompted: &mut bool) -> Result<(), tesseract::wire::Error> {
+        let session = &mut self.session;
+        match hands {
+            Hands::Auto(player) => player.act(session).map(drop),
+            Hands::Script(line) => line.act(session).map(drop),
+            Hands::Human(rx) => {
+                if matches!(session.action(), Action::Move | Action::AnswerDraw) && !*prompted {
+                    println!("{}", session.position());
+                    let offer =
+                        if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" };
+                    println!("{} to play{offer}: a move, draw, claim, resign or abort", session.color());
+                    *prompted = true;
+                }
+                match rx.try_recv() {
+                    Ok(Line::Text(line)) => match human_command(session, line.trim()) {
+                        Ok(()) => *prompted = false,
+                        Err(e) => println!("{e}"),
+                    },
+                    Ok(bad) => println!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
+                    Err(_) => {}
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Hands what the relay delivered to the session and prints what happened. Returns whether it was
+    /// progress: a new frame accepted (a dropped frame or a copy is not: PROTOCOL.md §6's silence).
+    fn take(&mut self, event: RelayEvent, prompted: &mut bool) -> bool {
+        let received = match event {
+            RelayEvent::Connected { again } => {
+                if again {
+                    eprintln!("online: reconnected to the relay");
+                }
+                // Whatever was sent while the relay was away is lost: send it again.
+                self.session.retransmit();
+                return false;
+            }
+            RelayEvent::Unreachable(e) => {
+                eprintln!("online: relay unreachable: {e}; retrying");
+                return false;
+            }
+            RelayEvent::Lost(e) => {
+                eprintln!("online: relay lost: {e}; reconnecting");
+                return false;
+            }
+            RelayEvent::Frame(bytes) => self.session.receive(&bytes),
+            RelayEvent::Oversize(len) => self.session.receive_oversize(len),
+            _ => return false,
+        };
+        let quiet = self.args.quiet;
+        let mut progress = false;
+        match received {
+            Ok(events) => {
+                for e in events {
+                    progress |= !matches!(e, Event::Duplicate | Event::Dropped { .. });
+                    match e {
+                        Event::Established { peer } => {
+                            println!("established peer={peer} safety={}", safety(&self.session));
+                        }
+                        Event::Moved { color, text, .. } if !quiet => {
+                            println!("move {} {} {text}", self.session.ply(), color);
+                            *prompted = false;
+                        }
+                        Event::DrawOffered if !quiet => println!("draw offered by the peer"),
+                        Event::DrawDeclined if !quiet => println!("draw declined by the peer"),
+                        Event::GameOver(r) if !quiet => println!("game over: {r}"),
+                        Event::Dropped { error } => {
+                            let n = self.session.dropped();
+                            if n <= DROPS_REPORTED || n.is_multiple_of(100) {
+                                eprintln!(
+                                    "online: warning: dropped a frame that does not authenticate ({n} so far): {error}; someone other than the peer may be writing to this match, which cannot change it"
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Err(e) if self.session.phase() == Phase::Aborted => eprintln!("online: refused a frame: {e}"),
+            Err(_) => {} // after the end: stray frames
+        }
+        progress
+    }
+
     /// Plays until the match ends, the relay is lost or nothing moves for `--timeout` seconds.
-    fn run(&mut self, human: Option<&mpsc::Receiver<Line>>) -> Ending {
+    fn run(&mut self, mut hands: Hands) -> Ending {
         let args = self.args;
         let me = self.session.color();
-        let mut player = AutoPlayer::new(mover(args.tier, args.seed), args.cap);
         let retransmit = Duration::from_millis(args.retransmit_ms.max(1));
         let timeout = Duration::from_secs(args.timeout);
         let (mut last_progress, mut last_send) = (Instant::now(), Instant::now());
         let mut prompted = false;
         loop {
-            let was_down = self.link.is_none();
-            self.connect();
-            if was_down && self.link.is_some() {
-                // The outage is not the peer's silence.
-                last_progress = Instant::now();
-            }
             // Local moves.
             let before = self.session.moves().len();
-            match human {
-                None => {
-                    if let Err(e) = player.act(&mut self.session) {
-                        return Ending::Failed(e);
-                    }
-                }
-                Some(rx) => {
-                    let session = &mut self.session;
-                    if matches!(session.action(), Action::Move | Action::AnswerDraw) && !prompted {
-                        println!("{}", session.position());
-                        println!(
-                            "{} to play{}: a move, draw, claim, resign or abort",
-                            me,
-                            if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" }
-                        );
-                        prompted = true;
-                    }
-                    match rx.try_recv() {
-                        Ok(Line::Text(line)) => match human_command(session, line.trim()) {
-                            Ok(()) => prompted = false,
-                            Err(e) => println!("{e}"),
-                        },
-                        Ok(bad) => println!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
-                        Err(_) => {}
-                    }
-                }
+            if let Err(e) = self.act(&mut hands, &mut prompted) {
+                return Ending::Failed(e);
             }
             if self.session.moves().len() > before {
                 last_progress = Instant::now();
@@ -584,10 +550,11 @@ impl Player<'_> {
             if self.flush() {
                 last_send = Instant::now();
             }
-            if let Some(state) = self.state.as_ref().filter(|s| s.given_up()) {
+            if let Some((path, _)) = self.state.as_ref().filter(|(_, saver)| saver.given_up()) {
                 eprintln!(
-                    "online: --state {}: not saved after {SAVE_ATTEMPTS} attempts: giving up (the file holds the last state saved)",
-                    state.path.display()
+                    "online: --state {}: not saved after {} attempts: giving up (the file holds the last state saved)",
+                    path.display(),
+                    Saver::ATTEMPTS
                 );
                 return Ending::Unsaved;
             }
@@ -601,45 +568,15 @@ impl Player<'_> {
                 return Ending::Over;
             }
             // Frames from the peer.
-            let incoming = match &self.link {
-                Some(link) => link.recv(Duration::from_millis(20)),
-                None => {
-                    std::thread::sleep(Duration::from_millis(20));
-                    None
+            let was_down = !self.relay.is_connected();
+            if let Some(event) = self.relay.poll(Duration::from_millis(20)) {
+                if self.take(event, &mut prompted) {
+                    last_progress = Instant::now();
                 }
-            };
-            let received = match incoming {
-                None => None,
-                Some(Incoming::Lost(e)) => {
-                    self.lost(&e);
-                    None
-                }
-                Some(Incoming::Frame(bytes)) => Some(self.session.receive(&bytes)),
-                Some(Incoming::Oversize(len)) => Some(self.session.receive_oversize(len)),
-            };
-            match received {
-                Some(Ok(events)) => {
-                    for e in events {
-                        if e != Event::Duplicate {
-                            last_progress = Instant::now();
-                        }
-                        match e {
-                            Event::Established { peer } => {
-                                println!("established peer={peer} safety={}", safety(&self.session));
-                            }
-                            Event::Moved { color, text, .. } if !args.quiet => {
-                                println!("move {} {} {text}", self.session.ply(), color);
-                                prompted = false;
-                            }
-                            Event::DrawOffered if !args.quiet => println!("draw offered by the peer"),
-                            Event::DrawDeclined if !args.quiet => println!("draw declined by the peer"),
-                            Event::GameOver(r) if !args.quiet => println!("game over: {r}"),
-                            _ => {}
-                        }
-                    }
-                }
-                Some(Err(e)) if self.session.phase() == Phase::Aborted => eprintln!("online: refused a frame: {e}"),
-                Some(Err(_)) | None => {} // after the end: stray frames
+            }
+            if was_down && self.relay.is_connected() {
+                // The outage is not the peer's silence.
+                last_progress = Instant::now();
             }
             if last_send.elapsed() >= retransmit
                 && last_progress.elapsed() >= retransmit
@@ -649,14 +586,15 @@ impl Player<'_> {
                 last_send = Instant::now();
             }
             if args.timeout > 0 {
-                if self.lost_since.is_some_and(|t| t.elapsed() >= timeout) {
+                if self.relay.unreachable_for().is_some_and(|t| t >= timeout) {
                     eprintln!("online: the relay was unreachable for {} s: giving up", args.timeout);
                     return Ending::RelayLost;
                 }
                 // A human may think for long: without --auto the timeout only covers the handshake.
-                if self.link.is_some()
+                let human = matches!(hands, Hands::Human(_));
+                if self.relay.is_connected()
                     && last_progress.elapsed() >= timeout
-                    && (args.auto || self.session.phase() == Phase::Handshake)
+                    && (!human || self.session.phase() == Phase::Handshake)
                 {
                     eprintln!("online: no progress for {} s: giving up", args.timeout);
                     return Ending::NoProgress;
@@ -693,10 +631,12 @@ fn safety(s: &Session) -> String {
 }
 
 /// One player through Redis pub/sub; prints the final line in every ending.
-fn online(args: &Args, session: Session, target: Target, state: Option<StateFile>, faults: Faults) -> ExitCode {
-    let channel = |c: Color| format!("tesseract-wire:{}:{}", session.match_id(), c);
-    let (mine, theirs) = (channel(session.color()), channel(session.color().other()));
-    let human = (!args.auto).then(|| {
+fn online(args: &Args, session: Session, target: Target, state: Option<(PathBuf, Saver)>, faults: Faults) -> ExitCode {
+    let hands = if let Some(line) = &args.script {
+        Hands::Script(ScriptedPlayer::new(line.split_whitespace()))
+    } else if args.auto {
+        Hands::Auto(AutoPlayer::new(mover(args.tier, args.seed), args.cap))
+    } else {
         let (tx, rx) = mpsc::channel::<Line>();
         std::thread::spawn(move || {
             let mut stdin = stdin_lines();
@@ -706,23 +646,18 @@ fn online(args: &Args, session: Session, target: Target, state: Option<StateFile
                 }
             }
         });
-        rx
-    });
+        Hands::Human(rx)
+    };
+    let relay = RedisRelay::new(target, session.match_id(), session.color());
     let mut player = Player {
         args,
         session,
-        target,
-        mine,
-        theirs,
-        link: None,
-        backoff: Backoff::new(),
-        lost_since: Some(Instant::now()),
-        reported: false,
+        relay,
         // Faults, if any, are committed on the way out, by the same relay the tests use.
-        relay: FaultyRelay::new(args.seed ^ 0x5eed, faults),
+        faults: FaultyRelay::new(args.seed ^ 0x5eed, faults),
         state,
     };
-    let ending = player.run(human.as_ref());
+    let ending = player.run(hands);
     let session = &mut player.session;
     let reason = match ending {
         Ending::Over => {
@@ -783,7 +718,12 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
         let result = side.result.map_or("none".to_string(), |r| r.to_string());
         match &side.failure {
             Some(e) => println!("{c}: detected a fault and aborted: {e}"),
-            None => println!("{c}: {result} after {} plies, hash {:016x}", side.moves.len(), side.hash),
+            None => println!(
+                "{c}: {result} after {} plies, hash {:016x}, {} frames dropped",
+                side.moves.len(),
+                side.hash,
+                side.dropped
+            ),
         }
     }
     let verdict = if !report.consistent() {

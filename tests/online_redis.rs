@@ -147,8 +147,57 @@ fn engine_vs_engine_over_redis_with_invitation_and_faults() {
     assert_eq!(final_line(&w), final_line(&b));
 }
 
-/// A player who pinned someone else's identity refuses the real peer's keys and stops: nobody plays
-/// against an unauthenticated party.
+/// One game per automatic end (`tests/data/automatic-ends.txt`: checkmate, stalemate, a dead position,
+/// fivefold repetition, the 75-move rule on 8×8 and on 5⁴), each played by two `online` processes through
+/// Redis with `--script`: the side to move after the last move sends the End, and both end with that
+/// result at that ply. (Protocol version 1 could not send `seventy-five-moves`: it aborted those matches.)
+#[test]
+#[ignore = "needs redis-server on 127.0.0.1:6379: run by scripts/test.sh"]
+fn every_automatic_end_over_redis() {
+    let bin = online_binary();
+    let url = redis_url();
+    for (end, start, moves) in common::automatic_ends() {
+        let link = String::from_utf8(Command::new(&bin).arg("--new-link").output().unwrap().stdout).unwrap();
+        let parts: Vec<&str> = link.split_whitespace().collect();
+        let script = moves.join(" ");
+        let args = |color| -> Vec<String> {
+            [
+                "--redis",
+                &url,
+                "--match",
+                parts[1],
+                "--invite",
+                parts[3],
+                "--color",
+                color,
+                "--start",
+                start,
+                "--auto",
+                "--script",
+                &script,
+                "--quiet",
+                "--timeout",
+                "30",
+            ]
+            .map(String::from)
+            .to_vec()
+        };
+        let (w, b) = (args("white"), args("black"));
+        let (w, b) = play_pair(&strs(&w), &strs(&b));
+        for (side, out) in [("white", &w), ("black", &b)] {
+            assert!(out.status.success(), "{end} {start}, {side}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let (fw, fb) = (final_line(&w), final_line(&b));
+        assert_eq!(fw, fb, "{end} {start}: the two sides disagree");
+        assert_eq!(field(&fw, "reason"), end, "{end} {start}: {fw}");
+        assert_eq!(field(&fw, "ply"), moves.len().to_string(), "{end} {start}: {fw}");
+        let score = if end == "checkmate" { if moves.len() % 2 == 0 { "0-1" } else { "1-0" } } else { "1/2-1/2" };
+        assert_eq!(field(&fw, "result"), score, "{end} {start}: {fw}");
+    }
+}
+
+/// A player who pinned someone else's identity never plays against the real peer: its Reply (with its
+/// own key) is dropped as not the pinned identity's, with a warning, until the player gives up.
 #[test]
 #[ignore = "needs redis-server on 127.0.0.1:6379: run by scripts/test.sh"]
 fn wrong_pinned_identity_over_redis_is_refused() {
@@ -166,7 +215,10 @@ fn wrong_pinned_identity_over_redis_is_refused() {
     let (w, b) = play_pair(&white, &black);
     assert_eq!(b.status.code(), Some(1));
     let err = String::from_utf8_lossy(&b.stderr);
+    assert!(err.contains("online: warning: dropped a frame that does not authenticate (1 so far)"), "{err}");
     assert!(err.contains(&format!("but {cid} was pinned")), "{err}");
+    assert!(err.contains("no progress for 5 s: giving up"), "{err}");
+    assert!(final_line(&b).contains(" reason=aborted "), "{}", final_line(&b));
     assert_eq!(w.status.code(), Some(1), "white cannot finish the handshake and gives up");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -397,7 +449,8 @@ fn a_huge_payload_on_the_channel_is_refused_without_reading_it_whole() {
     // No output-buffer limit for subscribers: the server delivers the whole payload.
     let redis = OwnRedis::start(&dir, &["--client-output-buffer-limit", "pubsub 0 0 0"]);
     let url = redis.url();
-    let args = ["--redis", &url, "--match", &id, "--color", "white", "--invite", &"11".repeat(32), "--auto"];
+    let invite = "11".repeat(32);
+    let args = ["--redis", &url, "--match", &id, "--color", "white", "--invite", &invite, "--auto", "--timeout", "5"];
     let w = Running::start(&bin, &args);
     // White waits for Black's Hello on Black's channel.
     let channel = format!("tesseract-wire:{id}:black");
@@ -426,8 +479,15 @@ fn a_huge_payload_on_the_channel_is_refused_without_reading_it_whole() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let (status, lines, err) = w.finish(Duration::from_secs(60));
+    // Dropped by its length (a stranger's payload cannot stop the match); White gives up waiting for Black.
     assert_eq!(status.code(), Some(1), "{err}");
-    assert!(err.contains(&format!("refused a frame: frame of {HUGE} bytes refused: the limit is 256")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "dropped a frame that does not authenticate (1 so far): frame of {HUGE} bytes refused: the limit is 256"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("no progress for 5 s"), "{err}");
     assert!(last_final(&lines).contains(" reason=aborted "), "{lines:?}");
     assert!(peak < base + (16 << 20), "the player's memory grew from {base} to {peak} bytes");
     let _ = std::fs::remove_dir_all(dir);

@@ -99,6 +99,8 @@
 //!   reason. The local [`Error`] says exactly what failed.
 //!
 //! # Feature flags
+//! - `redis` (off by default): the `redis` module, playing a session through a Redis relay (a reconnecting
+//!   pub/sub link, the saving policy of a state file); native targets only.
 //! - `testkit` (off by default): the `testkit` module, helpers for tests and demonstrations that are
 //!   **not covered by semver** — automatic players (`Mover`, `SeededMover`, `AutoPlayer`), a
 //!   fault-injecting relay (`FaultyRelay`, `duel`) and the primitives' entry points for the Wycheproof
@@ -120,6 +122,8 @@ mod error;
 mod frame;
 mod keys;
 mod labels;
+#[cfg(feature = "redis")]
+pub mod redis;
 pub mod resp;
 mod session;
 #[cfg(feature = "testkit")]

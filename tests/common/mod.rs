@@ -105,3 +105,16 @@ pub fn run_within(mut command: Command, stdin: Vec<u8>, limit: std::time::Durati
     let _ = writer.join();
     Output { status, stdout: out.join().expect("stdout reader"), stderr: err.join().expect("stderr reader") }
 }
+
+/// The games of `tests/data/automatic-ends.txt`, one per automatic end: (end, start name, moves).
+pub fn automatic_ends() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    include_str!("../data/automatic-ends.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let (end, start) = (words.next().expect("an end"), words.next().expect("a start"));
+            (end, start, words.collect())
+        })
+        .collect()
+}

@@ -126,3 +126,52 @@ impl<M: Mover> AutoPlayer<M> {
         }
     }
 }
+
+/// Plays a fixed line: at its turn, the move of the line at the match's current ply (the line is the whole
+/// game's, both sides' moves). It never claims, offers or accepts a draw (it declines offers), so that the
+/// line's own end — a mate, a fifth repetition, the 75-move rule — is what ends the match. Past the end
+/// of the line it does nothing.
+///
+/// # Examples
+/// ```
+/// use tesseract_wire::testkit::ScriptedPlayer;
+/// let fools_mate = ScriptedPlayer::new("f2f3 e7e5 g2g4 d8h4".split(' '));
+/// assert_eq!(fools_mate.len(), 4);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ScriptedPlayer {
+    line: Vec<String>,
+}
+
+impl ScriptedPlayer {
+    /// A player of `line` (move texts of RULES.md §4, from the match's start).
+    pub fn new<S: Into<String>>(line: impl IntoIterator<Item = S>) -> ScriptedPlayer {
+        ScriptedPlayer { line: line.into_iter().map(Into::into).collect() }
+    }
+
+    /// The number of plies in the line.
+    pub fn len(&self) -> usize {
+        self.line.len()
+    }
+
+    /// Whether the line is empty.
+    pub fn is_empty(&self) -> bool {
+        self.line.is_empty()
+    }
+
+    /// Does what the session asks of the local player, if the line says what. Returns whether it acted.
+    ///
+    /// # Errors
+    /// [`Error::IllegalLocalMove`] for a move of the line that is not legal where it comes (the session is
+    /// unchanged), or what the session's local calls return.
+    pub fn act(&mut self, session: &mut Session) -> Result<bool, Error> {
+        match session.action() {
+            Action::Move => match self.line.get(session.ply() as usize) {
+                Some(text) => session.play_text(text).map(|()| true),
+                None => Ok(false),
+            },
+            Action::AnswerDraw => session.decline_draw().map(|()| true),
+            Action::Wait | Action::Done => Ok(false),
+        }
+    }
+}

@@ -43,6 +43,6 @@ mod auto;
 mod primitives;
 mod relay;
 
-pub use auto::{AutoPlayer, Mover, SeededMover};
+pub use auto::{AutoPlayer, Mover, ScriptedPlayer, SeededMover};
 pub use primitives::{ecdh_p256, hkdf_sha256, hmac_sha256, hmac_sha256_verify};
 pub use relay::{DuelReport, Fault, Faults, FaultyRelay, SideReport, duel};

@@ -1,7 +1,7 @@
-//! A link to a Redis relay for the `online` example: one connection that publishes, one subscribed to the
-//! peer's channel and read by a thread through `tesseract_wire::resp` (every size bounded: a payload
-//! longer than a frame is skipped unread and reported by its length). The link does not reconnect by
-//! itself: when it fails the caller drops it and opens a new one (with backoff).
+//! One live link to a Redis relay: one connection that publishes, one subscribed to the peer's channel
+//! and read by a thread through [`crate::resp`] (every size bounded: a payload longer than a frame is
+//! skipped unread and reported by its length). A link does not reconnect by itself: when it fails,
+//! [`super::RedisRelay`] drops it and opens a new one (with backoff).
 
 use std::io::{self, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
@@ -9,8 +9,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use redis::{ConnectionAddr, IntoConnectionInfo};
-use tesseract::wire::MAX_FRAME;
-use tesseract::wire::resp::{self, Payload, Reply};
+
+use crate::MAX_FRAME;
+use crate::resp::{self, Payload, Reply};
 
 /// How long connecting, and waiting for the answer to a command, may take.
 const IO_TIMEOUT: Duration = Duration::from_secs(2);
@@ -31,7 +32,18 @@ enum Addr {
 }
 
 impl Target {
-    /// The relay a URL names (`redis://[user:password@]host[:port]`, or `redis+unix:///path`).
+    /// The relay a URL names (`redis://[user:password@]host[:port]`, or `redis+unix:///path`), parsed by
+    /// the `redis` crate.
+    ///
+    /// # Errors
+    /// The parser's message for a URL it refuses, or a message for a TLS URL (not supported).
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_wire::redis::Target;
+    /// assert!(Target::from_url("redis://127.0.0.1:6379").is_ok());
+    /// assert!(Target::from_url("http://127.0.0.1").is_err());
+    /// ```
     pub fn from_url(url: &str) -> Result<Target, String> {
         let info = url.into_connection_info().map_err(|e| e.to_string())?;
         let addr = match info.addr() {
@@ -95,7 +107,7 @@ impl Target {
 
 /// What the subscribed connection delivers.
 #[derive(Debug)]
-pub enum Incoming {
+pub(crate) enum Incoming {
     /// A payload published on the peer's channel (at most a frame's length).
     Frame(Vec<u8>),
     /// A payload longer than a frame, skipped unread: its length.
@@ -105,7 +117,7 @@ pub enum Incoming {
 }
 
 /// A live link: publisher and subscriber.
-pub struct Link {
+pub(crate) struct Link {
     publisher: (Stream, BufReader<Stream>),
     subscriber: Stream,
     incoming: Receiver<Incoming>,
@@ -114,7 +126,7 @@ pub struct Link {
 impl Link {
     /// Connects twice, subscribes to `channel` (confirmed before this returns, so that anything published
     /// on it from now on is heard) and starts the thread that reads it.
-    pub fn open(target: &Target, channel: &str) -> Result<Link, String> {
+    pub(crate) fn open(target: &Target, channel: &str) -> Result<Link, String> {
         let publisher = target.open()?;
         let (mut sub_writer, mut sub_reader) = target.open()?;
         match command(&mut sub_writer, &mut sub_reader, &[b"SUBSCRIBE", channel.as_bytes()])? {
@@ -147,7 +159,7 @@ impl Link {
     }
 
     /// Publishes `payload` on `channel`, and waits for the relay's answer.
-    pub fn publish(&mut self, channel: &str, payload: &[u8]) -> Result<(), String> {
+    pub(crate) fn publish(&mut self, channel: &str, payload: &[u8]) -> Result<(), String> {
         let (writer, reader) = &mut self.publisher;
         match command(writer, reader, &[b"PUBLISH", channel.as_bytes(), payload])? {
             Reply::Integer(_) => Ok(()),
@@ -156,7 +168,7 @@ impl Link {
     }
 
     /// The next thing the subscriber delivered, waiting at most `wait`.
-    pub fn recv(&self, wait: Duration) -> Option<Incoming> {
+    pub(crate) fn recv(&self, wait: Duration) -> Option<Incoming> {
         match self.incoming.recv_timeout(wait) {
             Ok(item) => Some(item),
             Err(RecvTimeoutError::Timeout) => None,
