@@ -1,5 +1,5 @@
 //! PGN (Portable Game Notation): reading and writing game records, for chess, Chess960 and the boards of
-//! three and four axes (RULES.md §4).
+//! one, three and four axes (RULES.md §4).
 //!
 //! A [`PgnGame`] is plain data: the tags in the order read, the start position, the moves with what
 //! annotates them (NAGs, comments, variations as raw text), and the result. It holds no rules state
@@ -12,11 +12,11 @@
 //! and the games after it are still read. What it accepts:
 //! - tag pairs `[Name "value"]` (with `\"` and `\\` escapes), several on a line or one per line;
 //! - the start: `[Variant "Chess960"]` (or `chess 960`, `Fischerandom`, `fischer random`) for Chess960,
-//!   `[Variant "Tesseract"]` for the boards of three and four axes, with the position in `[FEN "..."]`
+//!   `[Variant "Tesseract"]` for every other board (1 to 4 axes), with the position in `[FEN "..."]`
 //!   (FEN, X-FEN, Shredder-FEN or TFEN; without a FEN tag the classic start, Chess960 position 518, or the
 //!   standard Tesseract army); other variants are an error;
 //! - movetext: move numbers (`12.`, `12...`, or none), moves in SAN ([`crate::san`], with `!`, `?` …
-//!   read as NAGs 1–6), in UCI, or on boards of three and four axes as move texts (`22132313`) or the
+//!   read as NAGs 1–6), in UCI, or on boards of one, three and four axes as move texts (`22132313`) or the
 //!   readable long form (`Y2213-2313`); `{comments}` and `;` comments, kept per move (whitespace in a
 //!   comment reads as single spaces); NAGs `$n`; variations `( ... )`, kept as raw text on the move they are
 //!   alternatives to, or skipped ([`PgnReader::keep_variations`]); lines starting with `%` are skipped;
@@ -29,7 +29,7 @@
 //! **Writing** ([`PgnGame::to_pgn`], [`PgnGame::write_with`]) follows the PGN export format: tags one per
 //! line, a blank line, the movetext wrapped at 80 columns, move numbers `1.` and `1...` (after a comment
 //! or variation and at the start when Black moves first), NAGs as `$n`, comments in braces, the result.
-//! On boards of three and four axes the movetext is the eight-digit move text by default (RULES.md §4),
+//! On boards of one, three and four axes the movetext is the digit move text by default (RULES.md §4),
 //! or the readable long form on request ([`Notation::San`]).
 //!
 //! # Examples
@@ -189,13 +189,13 @@ pub struct PgnGame {
 /// How moves are written in the movetext.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Notation {
-    /// SAN on 2D boards, the move text of RULES.md §4 (`22132313`) on boards of three and four axes.
+    /// SAN on 2D boards, the move text of RULES.md §4 (`22132313`) on boards of one, three and four axes.
     #[default]
     Auto,
-    /// SAN on 2D boards, the readable long form (`Y2213-2313`) on boards of three and four axes.
+    /// SAN on 2D boards, the readable long form (`Y2213-2313`) on boards of one, three and four axes.
     San,
     /// Move texts everywhere: UCI on 2D boards (`e2e4`, castling `e1g1` in classic games and `e1h1` in
-    /// Chess960), digits on boards of three and four axes.
+    /// Chess960), digits on boards of one, three and four axes.
     Text,
 }
 
@@ -1165,7 +1165,7 @@ impl<'a> Parser<'a> {
 }
 
 /// The legal move a movetext symbol names: SAN or UCI on 2D boards; the move text or the long form on
-/// boards of three and four axes.
+/// boards of one, three and four axes.
 fn movetext_move(pos: &Position, text: &str, long: bool) -> Result<Move, PgnErrorKind> {
     if matches!(text, "--" | "Z0" | "0000") {
         return Err(PgnErrorKind::NullMove(text.to_string()));
