@@ -7,7 +7,7 @@
 //!   king-takes-own-rook (`e1h1`) in Chess960 mode.
 //!
 //! Every text [`TextMove`]'s `Display` writes, [`TextMove::parse`] reads back to the same value, on every
-//! shape. `0000`, UCI's null move, is refused with its own error ([`TextMoveError::NullMove`]): it is no
+//! shape (boards of one axis too: RULES.md §4 says why they get a text rather than a refusal). `0000`, UCI's null move, is refused with its own error ([`TextMoveError::NullMove`]): it is no
 //! move of the rules.
 //!
 //! A [`TextMove`] is only well-formed text: whether it is a legal move is for a position to say
