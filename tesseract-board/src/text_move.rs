@@ -1,9 +1,14 @@
 //! Moves as text, independent of any position (RULES.md §4).
 //!
-//! - 3D and 4D: one digit per coordinate of the from cell, then of the to cell, then an optional upper-case
-//!   promotion letter: `22132313`, `24132513Q` (in 4D, `^[1-5]{8}[QRBNUD]?$` on a 5⁴ board).
+//! - 1D, 3D and 4D: one digit per coordinate of the from cell, then of the to cell, then an optional
+//!   upper-case promotion letter: `22132313`, `24132513Q` (in 4D, `^[1-5]{8}[QRBNUD]?$` on a 5⁴ board),
+//!   `121131` in 3D, `23` on a board of one axis (which has no pawns: a position refuses a promotion there).
 //! - 2D: UCI long algebraic, `e2e4`, `e7e8q`. Castling is the king's two-step (`e1g1`) in classic mode and
 //!   king-takes-own-rook (`e1h1`) in Chess960 mode.
+//!
+//! Every text [`TextMove`]'s `Display` writes, [`TextMove::parse`] reads back to the same value, on every
+//! shape (boards of one axis too: RULES.md §4 says why they get a text rather than a refusal). `0000`, UCI's null move, is refused with its own error ([`TextMoveError::NullMove`]): it is no
+//! move of the rules.
 //!
 //! A [`TextMove`] is only well-formed text: whether it is a legal move is for a position to say
 //! (`tesseract-movegen` resolves it into a [`crate::Move`] or a typed error).
@@ -40,9 +45,21 @@ pub enum TextMoveError {
         /// What belongs there.
         expected: &'static str,
     },
-    /// The wrong number of coordinates.
-    #[error("move text of {0} characters: expected 4 or 5 (2D, e2e4), 6 or 7 (3D) or 8 or 9 (4D, 22132313)")]
+    /// A 2D move text (it starts with a file letter) of the wrong length, in characters.
+    #[error("move text of {0} characters: a 2D move text has 4 (e2e4) or 5 with a promotion (e7e8q)")]
     Length(usize),
+    /// A move text of digits with a number of them that fits no board, or that belongs to the file
+    /// letters of 2D (4 digits): the count of leading digits.
+    #[error(
+        "{count} coordinate digit{plural}: one per axis of the from cell and then of the to cell, so 2 on a board of one \
+         axis (23), 6 in 3D (121131) or 8 in 4D (22132313); a 2D move text starts with a file letter (e2e4)",
+        count = .0,
+        plural = if *.0 == 1 { "" } else { "s" }
+    )]
+    Digits(usize),
+    /// `0000`, UCI's null move ("no move"): not a move of the rules, so not a move text.
+    #[error("0000 is a null move (UCI's \"no move\"), not a move of the rules")]
+    NullMove,
 }
 
 impl TextMove {
@@ -63,19 +80,21 @@ impl TextMove {
     }
 
     /// Parses a move text. The form tells the board: a letter first means 2D UCI, digits mean one digit per
-    /// coordinate (3D or 4D).
+    /// coordinate (two digits on one axis, six in 3D, eight in 4D).
     ///
     /// # Errors
     /// [`TextMoveError`] saying where the text goes wrong.
     ///
     /// # Examples
     /// ```
-    /// use tesseract_board::{Role, TextMove};
+    /// use tesseract_board::{Role, TextMove, TextMoveError};
     /// let m: TextMove = "24132513Q".parse()?;
     /// assert_eq!(m.from(), &[2, 4, 1, 3]);
     /// assert_eq!(m.promotion(), Some(Role::Queen));
     /// assert_eq!("e7e8q".parse::<TextMove>()?.to_string(), "e7e8q");
     /// assert!("22132313\n".parse::<TextMove>().is_err());
+    /// assert_eq!("23".parse::<TextMove>()?.to(), &[3]); // a board of one axis
+    /// assert_eq!("0000".parse::<TextMove>(), Err(TextMoveError::NullMove));
     /// # Ok::<_, tesseract_board::TextMoveError>(())
     /// ```
     pub fn parse(text: &str) -> Result<TextMove, TextMoveError> {
@@ -88,9 +107,16 @@ impl TextMove {
             let found = text.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or(char::REPLACEMENT_CHARACTER);
             TextMoveError::Unexpected { offset, found, expected }
         };
+        // A move text is ASCII: from here on a length in bytes is a length in characters.
+        if let Some(i) = bytes.iter().position(|b| !b.is_ascii()) {
+            return Err(unexpected(i, "an ASCII letter or digit"));
+        }
+        if text == "0000" {
+            return Err(TextMoveError::NullMove);
+        }
         if bytes[0].is_ascii_lowercase() {
             if !(4..=5).contains(&bytes.len()) {
-                return Err(TextMoveError::Length(text.chars().count()));
+                return Err(TextMoveError::Length(bytes.len()));
             }
             for (i, expected) in [(0, "a file letter a..i"), (2, "a file letter a..i")] {
                 if !(b'a'..=b'i').contains(&bytes[i]) {
@@ -119,12 +145,13 @@ impl TextMove {
         if digits == 0 {
             return Err(unexpected(0, "a file letter (2D) or a coordinate digit"));
         }
+        if digits % 2 == 1 && digits < bytes.len() {
+            // The from and to cells have as many digits each: an odd count stops one digit short.
+            return Err(unexpected(digits, "a coordinate digit"));
+        }
         let dims = digits / 2;
-        if digits % 2 != 0 || !(3..=MAX_DIMS).contains(&dims) {
-            if digits < bytes.len() && digits % 2 == 1 {
-                return Err(unexpected(digits, "a coordinate digit"));
-            }
-            return Err(TextMoveError::Length(text.chars().count()));
+        if digits % 2 == 1 || dims == 2 || dims > MAX_DIMS {
+            return Err(TextMoveError::Digits(digits));
         }
         if let Some(i) = bytes[..digits].iter().position(|&b| b == b'0') {
             return Err(unexpected(i, "a coordinate digit 1..9"));

@@ -86,7 +86,7 @@ fn en_passant_cells_are_kept_only_when_a_capture_is_possible() {
 
 #[test]
 fn text_moves_parse_and_print() {
-    for text in ["22132313", "24132513Q", "11115555D", "e2e4", "e7e8q", "a7b8n", "123453", "123453U"] {
+    for text in ["22132313", "24132513Q", "11115555D", "e2e4", "e7e8q", "a7b8n", "123453", "123453U", "23", "91"] {
         let m: TextMove = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(m.to_string(), text);
     }
@@ -95,25 +95,60 @@ fn text_moves_parse_and_print() {
         (m.dims(), m.from(), m.to(), m.promotion()),
         (4, &[2, 4, 1, 3][..], &[2, 5, 1, 3][..], Some(Role::Queen))
     );
-    let bad: [(&str, &str); 13] = [
+    assert_eq!("23".parse::<TextMove>().map(|m| (m.dims(), m.from()[0], m.to()[0])), Ok((1, 2, 3)));
+    let bad: [(&str, &str); 19] = [
         ("", "empty"),
         ("22132313\n", "offset 8"),
         ("22132313q", "upper-case promotion letter"),
-        ("2213231", "move text of 7 characters"),
+        ("2213231", "7 coordinate digits"),
         ("22132313QQ", "offset 9"),
         ("e2e4Q", "lower-case promotion letter"),
         ("e2e9x", "lower-case promotion letter"),
-        ("e2", "expected 4 or 5"),
+        ("e2", "move text of 2 characters: a 2D move text has 4 (e2e4) or 5"),
         ("E2E4", "a file letter (2D) or a coordinate digit"),
         ("22130313", "offset 4"),
         ("２２１３２３１３", "offset 0"),
         ("e2e4k", "lower-case promotion letter"),
-        // Found by the notation fuzz target: an offset inside a multi-byte character.
-        ("e\u{1e3}]", "offset 2"),
+        // Found by the notation fuzz target: a multi-byte character (named at its first byte).
+        ("e\u{1e3}]", "unexpected 'ǣ' at offset 1"),
+        // The outside review: `0000` was "a move text of 4 characters: expected 4 or 5".
+        ("0000", "0000 is a null move"),
+        // Counts of digits that fit no board, each named as such (they were "expected 6 or 7" for 7
+        // characters, "8 or 9" for 9).
+        ("2222", "4 coordinate digits"),
+        ("221323134", "9 coordinate digits"),
+        ("2", "1 coordinate digit: one per axis"),
+        ("1234567890", "10 coordinate digits"),
+        // Not ASCII after a 2D text of the right length in characters (was "5 characters: expected 4 or 5").
+        ("e2e4é", "unexpected 'é' at offset 4"),
     ];
     for (text, fragment) in bad {
         let err: TextMoveError = text.parse::<TextMove>().unwrap_err();
         assert!(err.to_string().contains(fragment), "{text:?}: {err}");
+    }
+    assert_eq!("0000".parse::<TextMove>(), Err(TextMoveError::NullMove));
+    assert_eq!(TextMoveError::NullMove.to_string(), "0000 is a null move (UCI's \"no move\"), not a move of the rules");
+}
+
+/// No length error contradicts the text it is about: the count it names is the text's, and the counts it
+/// says it expects do not include it.
+#[test]
+fn length_errors_never_contradict_the_text() {
+    let mut texts: Vec<String> = (1..=12).map(|n| "1".repeat(n)).collect();
+    texts.extend((1..=8).map(|n| "e".repeat(n)));
+    texts.extend(["0000", "00000000", "e2e4q1", "a1"].map(String::from));
+    for text in texts {
+        match TextMove::parse(&text) {
+            Err(TextMoveError::Length(n)) => {
+                assert_eq!(n, text.len(), "{text}");
+                assert!(!(4..=5).contains(&n), "{text}: {}", TextMoveError::Length(n));
+            }
+            Err(TextMoveError::Digits(n)) => {
+                assert_eq!(n, text.len(), "{text}");
+                assert!(![2, 6, 8].contains(&n), "{text}: {}", TextMoveError::Digits(n));
+            }
+            _ => {}
+        }
     }
 }
 

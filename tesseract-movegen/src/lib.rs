@@ -83,8 +83,10 @@ pub use fast::{
 };
 pub use game::{Claims, Game, GameEnd, ReplayError, Termination};
 #[cfg(feature = "parallel")]
-pub use parallel::{PerftTable, PerftTableError, divide_parallel, divide_with_table, perft_parallel};
-pub use perft::{divide, perft};
+pub use parallel::{
+    PerftTable, PerftTableError, divide_parallel, divide_parallel_with_stop, divide_with_table, perft_parallel,
+};
+pub use perft::{divide, divide_with_stop, perft};
 pub use rules::{Legal, MoveError, Outcome, text_line, text_line_string};
 
 // The README's Rust examples are compiled and run as doctests.

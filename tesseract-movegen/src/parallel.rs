@@ -1,13 +1,13 @@
 //! The parallel perft (feature `parallel`, on by default): first moves shared out by rayon, with a
 //! lock-free transposition table shared by every thread for deep counts.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use tesseract_board::{Move, Position};
 
 use crate::fast::{MoveList, legal_moves, legal_moves_into};
-use crate::perft::perft;
+use crate::perft::{Never, Stop, perft, perft_until};
 
 /// The shared table of the parallel perft: lock-free, each entry (key XOR count, count), so a torn write
 /// never yields a false hit. Build one with [`PerftTable::try_new`] and count with [`divide_with_table`].
@@ -63,17 +63,21 @@ impl PerftTable {
     }
 }
 
-fn perft_hashed(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
+fn perft_hashed<S: Stop>(pos: &mut Position, depth: u32, table: &PerftTable, stop: &S) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }
-    perft_hashed_interior(pos, depth, table)
+    perft_hashed_interior(pos, depth, table, stop)
 }
 
 /// [`perft_hashed`] at depth 2 and more, apart so that the calls of depth 1 do not set up the move list's
-/// 60 KB frame (whose pages the stack probe touches at every call).
+/// 60 KB frame (whose pages the stack probe touches at every call). A count cut short by `stop` is not
+/// stored: the table stays exact for later counts.
 #[inline(never)]
-fn perft_hashed_interior(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
+fn perft_hashed_interior<S: Stop>(pos: &mut Position, depth: u32, table: &PerftTable, stop: &S) -> u64 {
+    if stop.stopped() {
+        return 0;
+    }
     let key = PerftTable::key(pos.hash(), depth);
     if let Some(n) = table.probe(key) {
         return n;
@@ -83,8 +87,12 @@ fn perft_hashed_interior(pos: &mut Position, depth: u32, table: &PerftTable) -> 
     legal_moves_into(pos, &mut moves);
     for &m in &moves {
         let undo = pos.make(m);
-        nodes += perft_hashed(pos, depth - 1, table);
+        nodes += perft_hashed(pos, depth - 1, table, stop);
         pos.unmake(m, undo);
+    }
+    // A stop is never lowered during a count: raised now if any count below was cut short.
+    if stop.stopped() {
+        return 0;
     }
     table.store(key, nodes);
     nodes
@@ -110,7 +118,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, hash_mb: usize) -> u64 {
 /// [`divide_with_table`] to get an error instead.
 pub fn divide_parallel(pos: &Position, depth: u32, hash_mb: usize) -> Vec<(Move, u64)> {
     match hash_mb {
-        0 => divide_on_every_core(pos, depth, None),
+        0 => divide_on_every_core(pos, depth, None, &Never),
         mb => divide_with_table(pos, depth, &PerftTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))),
     }
 }
@@ -118,10 +126,33 @@ pub fn divide_parallel(pos: &Position, depth: u32, hash_mb: usize) -> Vec<(Move,
 /// [`divide`](crate::divide) on every core, the threads sharing `table` (which may be reused for further counts: its
 /// entries stay valid across positions).
 pub fn divide_with_table(pos: &Position, depth: u32, table: &PerftTable) -> Vec<(Move, u64)> {
-    divide_on_every_core(pos, depth, Some(table))
+    divide_on_every_core(pos, depth, Some(table), &Never)
 }
 
-fn divide_on_every_core(pos: &Position, depth: u32, table: Option<&PerftTable>) -> Vec<(Move, u64)> {
+/// [`divide_parallel`] with an optional shared table (see [`divide_with_table`]) that gives up when `stop`
+/// is raised, as [`divide_with_stop`](crate::divide_with_stop) does: `None` then, and no count cut short
+/// is stored in the table. The flag is only read.
+///
+/// # Examples
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tesseract_board::start;
+/// use tesseract_movegen::divide_parallel_with_stop;
+/// let counts = divide_parallel_with_stop(&start::chess(), 3, None, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(counts.iter().map(|&(_, n)| n).sum::<u64>(), 8_902);
+/// assert_eq!(divide_parallel_with_stop(&start::chess(), 3, None, &AtomicBool::new(true)), None);
+/// ```
+pub fn divide_parallel_with_stop(
+    pos: &Position,
+    depth: u32,
+    table: Option<&PerftTable>,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
+    let counts = divide_on_every_core(pos, depth, table, stop);
+    (!stop.stopped()).then_some(counts)
+}
+
+fn divide_on_every_core<S: Stop>(pos: &Position, depth: u32, table: Option<&PerftTable>, stop: &S) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -132,8 +163,8 @@ fn divide_on_every_core(pos: &Position, depth: u32, table: Option<&PerftTable>) 
             let mut child = pos.clone();
             let _ = child.make(m);
             let n = match table {
-                Some(t) => perft_hashed(&mut child, depth - 1, t),
-                None => perft(&mut child, depth - 1),
+                Some(t) => perft_hashed(&mut child, depth - 1, t, stop),
+                None => perft_until(&mut child, depth - 1, stop),
             };
             (m, n)
         })
@@ -142,9 +173,60 @@ fn divide_on_every_core(pos: &Position, depth: u32, table: Option<&PerftTable>) 
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
     use tesseract_board::{Position, start};
 
-    use super::{PerftTable, divide_with_table};
+    use super::{PerftTable, divide_parallel_with_stop, divide_with_table};
+    use crate::divide_with_stop;
+
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+    /// Raises `stop` after `delay` while `count` runs on this thread; returns its answer and how long it
+    /// took to give up after the flag was raised.
+    fn stopped_after<T: Send>(delay: Duration, stop: &AtomicBool, count: impl FnOnce() -> T + Send) -> (T, Duration) {
+        std::thread::scope(|s| {
+            let raiser = s.spawn(|| {
+                std::thread::sleep(delay);
+                stop.store(true, Ordering::Relaxed);
+                Instant::now()
+            });
+            let answer = count();
+            let end = Instant::now();
+            let raised = raiser.join().expect("the raiser");
+            (answer, end.saturating_duration_since(raised))
+        })
+    }
+
+    /// A stop raised during a count ends it within a second (at once, in fact) with `None`, and a table
+    /// shared with the stopped count still gives the exact figure: nothing cut short was stored.
+    #[test]
+    fn a_stopped_count_gives_up_and_leaves_the_table_exact() {
+        // The chess start's perft(5) takes about half a second in a debug build (perft(6) in a release
+        // build): stopped well before its end, then counted again with the same table, which it probes at
+        // the same keys.
+        let (depth, figure) = if cfg!(debug_assertions) { (5, 4_865_609) } else { (6, 119_060_324) };
+        let start = start::chess();
+        let table = PerftTable::try_new(16).unwrap();
+        let stop = AtomicBool::new(false);
+        let (answer, late) = stopped_after(Duration::from_millis(40), &stop, || {
+            divide_parallel_with_stop(&start, depth, Some(&table), &stop)
+        });
+        assert_eq!(answer, None);
+        assert!(late < Duration::from_secs(1), "{late:?} after the stop");
+        let again = divide_parallel_with_stop(&start, depth, Some(&table), &AtomicBool::new(false)).unwrap();
+        assert_eq!(again.iter().map(|&(_, n)| n).sum::<u64>(), figure);
+        // Kiwipete perft(5) takes minutes in a debug build on one thread, without a table.
+        let pos = Position::from_fen(KIWIPETE).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut single = pos.clone();
+        let (answer, late) =
+            stopped_after(Duration::from_millis(100), &stop, || divide_with_stop(&mut single, 5, &stop));
+        assert_eq!(answer, None);
+        assert!(late < Duration::from_secs(1), "{late:?} after the stop");
+        assert_eq!(single, pos, "the position is restored");
+    }
 
     /// The hashed parallel perft gives the published figures, the table shared across positions.
     #[test]

@@ -1,5 +1,5 @@
 //! PGN (Portable Game Notation): reading and writing game records, for chess, Chess960 and the boards of
-//! three and four axes (RULES.md §4).
+//! one, three and four axes (RULES.md §4).
 //!
 //! A [`PgnGame`] is plain data: the tags in the order read, the start position, the moves with what
 //! annotates them (NAGs, comments, variations as raw text), and the result. It holds no rules state
@@ -12,11 +12,11 @@
 //! and the games after it are still read. What it accepts:
 //! - tag pairs `[Name "value"]` (with `\"` and `\\` escapes), several on a line or one per line;
 //! - the start: `[Variant "Chess960"]` (or `chess 960`, `Fischerandom`, `fischer random`) for Chess960,
-//!   `[Variant "Tesseract"]` for the boards of three and four axes, with the position in `[FEN "..."]`
+//!   `[Variant "Tesseract"]` for every other board (1 to 4 axes), with the position in `[FEN "..."]`
 //!   (FEN, X-FEN, Shredder-FEN or TFEN; without a FEN tag the classic start, Chess960 position 518, or the
 //!   standard Tesseract army); other variants are an error;
 //! - movetext: move numbers (`12.`, `12...`, or none), moves in SAN ([`crate::san`], with `!`, `?` …
-//!   read as NAGs 1–6), in UCI, or on boards of three and four axes as move texts (`22132313`) or the
+//!   read as NAGs 1–6), in UCI, or on boards of one, three and four axes as move texts (`22132313`) or the
 //!   readable long form (`Y2213-2313`); `{comments}` and `;` comments, kept per move (whitespace in a
 //!   comment reads as single spaces); NAGs `$n`; variations `( ... )`, kept as raw text on the move they are
 //!   alternatives to, or skipped ([`PgnReader::keep_variations`]); lines starting with `%` are skipped;
@@ -24,12 +24,15 @@
 //!
 //! A game ends at its result or where the next game's tags begin, so games need no blank line between
 //! them. The result is the `[Result]` tag's, or the movetext's where the tag is missing or `*` (as in
-//! python-chess). No input makes the reader panic.
+//! python-chess). A byte-order mark is read as white space, so files joined with `cat` read as one. No
+//! input makes the reader panic, and none makes it hold more than one game's text, at most
+//! [`PgnReader::max_game_bytes`] ([`DEFAULT_MAX_GAME_BYTES`], 16 MiB): a longer game is reported
+//! ([`PgnErrorKind::GameTooLong`]) and read past.
 //!
 //! **Writing** ([`PgnGame::to_pgn`], [`PgnGame::write_with`]) follows the PGN export format: tags one per
 //! line, a blank line, the movetext wrapped at 80 columns, move numbers `1.` and `1...` (after a comment
 //! or variation and at the start when Black moves first), NAGs as `$n`, comments in braces, the result.
-//! On boards of three and four axes the movetext is the eight-digit move text by default (RULES.md §4),
+//! On boards of one, three and four axes the movetext is the digit move text by default (RULES.md §4),
 //! or the readable long form on request ([`Notation::San`]).
 //!
 //! # Examples
@@ -189,13 +192,13 @@ pub struct PgnGame {
 /// How moves are written in the movetext.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Notation {
-    /// SAN on 2D boards, the move text of RULES.md §4 (`22132313`) on boards of three and four axes.
+    /// SAN on 2D boards, the move text of RULES.md §4 (`22132313`) on boards of one, three and four axes.
     #[default]
     Auto,
-    /// SAN on 2D boards, the readable long form (`Y2213-2313`) on boards of three and four axes.
+    /// SAN on 2D boards, the readable long form (`Y2213-2313`) on boards of one, three and four axes.
     San,
     /// Move texts everywhere: UCI on 2D boards (`e2e4`, castling `e1g1` in classic games and `e1h1` in
-    /// Chess960), digits on boards of three and four axes.
+    /// Chess960), digits on boards of one, three and four axes.
     Text,
 }
 
@@ -643,6 +646,16 @@ pub enum PgnErrorKind {
     /// The text holds no game (from [`PgnGame`]'s `FromStr`).
     #[error("no game in the text")]
     NoGame,
+    /// A game's text is longer than the reader's cap ([`PgnReader::max_game_bytes`]); the reader read
+    /// past it, without keeping it, to the next game.
+    #[error(
+        "the game's text is longer than {max_bytes} bytes, the most this reader holds \
+         (PgnReader::max_game_bytes): read past it to the next game"
+    )]
+    GameTooLong {
+        /// The cap, in bytes.
+        max_bytes: usize,
+    },
 }
 
 /// A token of PGN text.
@@ -698,6 +711,8 @@ impl<'a> Lexer<'a> {
                 self.i += 1;
             } else if c.is_ascii_whitespace() {
                 self.i += 1;
+            } else if b[self.i..].starts_with(BOM) {
+                self.i += BOM.len();
             } else if c == b'%' && at_line_start {
                 while self.i < b.len() && b[self.i] != b'\n' {
                     self.i += 1;
@@ -812,61 +827,221 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Groups lines into the texts of games: a new game starts at a tag line after movetext.
-#[derive(Default)]
-struct Chunker {
-    buf: String,
-    first_line: usize,
-    lines: usize,
-    in_comment: bool,
-    seen_movetext: bool,
+/// The most bytes of one game's text a [`PgnReader`] holds, unless [`PgnReader::max_game_bytes`] says
+/// otherwise: 16 MiB, as much as the whole files the workspace's `play` example reads, far more than any
+/// annotated game needs.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
+
+/// The byte-order mark of UTF-8, read as white space before any game and between tokens.
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// Where the text of one game ends, found by [`Splitter::scan`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Cut {
+    /// At the start of the current line, a tag line after movetext: the next game starts there.
+    BeforeLine,
+    /// After the line just ended, which holds a result outside comments and variations.
+    AfterLine,
 }
 
-impl Chunker {
-    /// Adds a line (with its line end); hands back the previous game's text and first line when this
-    /// line starts a new game.
-    fn feed(&mut self, line: &str) -> Option<(String, usize)> {
-        self.lines += 1;
-        let trimmed = line.trim_start();
-        let mut done = None;
-        if !self.in_comment && trimmed.starts_with('[') {
-            if self.seen_movetext {
-                done = Some((std::mem::take(&mut self.buf), self.first_line));
-                self.seen_movetext = false;
+/// Splits a stream of PGN bytes into the texts of games, without keeping them: a game ends after a line
+/// whose last token is a result (`1-0`, `0-1`, `1/2-1/2`, `*` outside comments and variations), or where
+/// a tag line follows movetext. (A line that goes on after a result may start the next game, whose end
+/// the parser alone can tell after an error: such a line does not end the text.) It follows the lexer in what it skips (comments in braces or after `;`, lines starting
+/// with `%`, the rest of a tag line) so that a brace or a result inside a comment ends nothing, and takes a
+/// byte-order mark at the start of a line as white space.
+struct Splitter {
+    /// The line being scanned, 1 for the first.
+    line: usize,
+    /// At the first byte of a line.
+    column0: bool,
+    /// Only white space (or a byte-order mark) so far on this line, outside any comment.
+    leading: bool,
+    /// How many bytes of a byte-order mark the line's leading bytes matched (0 after a whole one).
+    bom: usize,
+    /// The rest of the line is skipped: a tag line, a `%` line, a `;` comment.
+    skip_line: bool,
+    in_comment: bool,
+    /// In a `"` string in movetext (the lexer reads one to its closing quote or the line's end).
+    in_string: bool,
+    /// After a backslash in a string.
+    escape: bool,
+    depth: usize,
+    seen_movetext: bool,
+    /// A result was read: the game ends at the end of a line outside a comment.
+    ended: bool,
+    /// The symbol being read, when it is short enough to be a result.
+    word: [u8; 7],
+    word_len: usize,
+    in_word: bool,
+}
+
+impl Splitter {
+    fn new() -> Splitter {
+        Splitter {
+            line: 1,
+            column0: true,
+            leading: true,
+            bom: 0,
+            skip_line: false,
+            in_comment: false,
+            in_string: false,
+            escape: false,
+            depth: 0,
+            seen_movetext: false,
+            ended: false,
+            word: [0; 7],
+            word_len: 0,
+            in_word: false,
+        }
+    }
+
+    /// Ends the symbol being read, if any: whether the line ends a game now depends on it alone.
+    fn end_word(&mut self) {
+        if self.in_word {
+            self.ended = self.depth == 0 && matches!(&self.word[..self.word_len], b"1-0" | b"0-1" | b"1/2-1/2");
+        }
+        self.in_word = false;
+        self.word_len = 0;
+    }
+
+    /// Scans `bytes` up to the first cut: how many bytes it read (the cut's byte included), the cut, and
+    /// the offset just past the last line end read (where the current line starts), if any.
+    fn scan(&mut self, bytes: &[u8]) -> (usize, Option<Cut>, Option<usize>) {
+        let mut line_start = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                self.end_word();
+                self.line += 1;
+                line_start = Some(i + 1);
+                if self.bom != 0 {
+                    // The first bytes of a mark alone on their line: not white space.
+                    self.seen_movetext = true;
+                    self.ended = false;
+                }
+                self.column0 = true;
+                self.leading = !self.in_comment;
+                self.bom = 0;
+                self.skip_line = false;
+                self.in_string = false;
+                if self.ended && !self.in_comment {
+                    self.ended = false;
+                    self.seen_movetext = false;
+                    self.depth = 0;
+                    return (i + 1, Some(Cut::AfterLine), line_start);
+                }
+                continue;
             }
-        } else if !line.starts_with('%') || self.in_comment {
-            let mut semicolon = false;
-            for b in line.bytes() {
-                if self.in_comment {
-                    self.in_comment = b != b'}';
-                } else if semicolon {
-                    break;
+            let column0 = std::mem::replace(&mut self.column0, false);
+            if self.in_comment {
+                self.in_comment = b != b'}';
+                continue;
+            }
+            if self.skip_line {
+                continue;
+            }
+            if self.in_string {
+                // As the lexer reads it: `\"` and `\\` are escapes, a lone backslash is itself.
+                let escaped = std::mem::take(&mut self.escape);
+                if !escaped && b == b'"' {
+                    self.in_string = false;
                 } else {
-                    match b {
-                        b'{' => self.in_comment = true,
-                        b';' => semicolon = true,
-                        b if b.is_ascii_whitespace() => {}
-                        _ => self.seen_movetext = true,
+                    self.escape = !escaped && b == b'\\';
+                }
+                continue;
+            }
+            if self.leading {
+                if b == BOM[self.bom] {
+                    self.bom = (self.bom + 1) % BOM.len();
+                    continue;
+                }
+                if self.bom == 0 && b.is_ascii_whitespace() {
+                    continue;
+                }
+                self.leading = false;
+                if self.bom != 0 {
+                    // The first bytes of a mark that is not one: not white space, so the line is movetext.
+                    self.seen_movetext = true;
+                } else if b == b'[' {
+                    // A tag line: the rest of it is the tag's, not movetext.
+                    self.skip_line = true;
+                    if std::mem::take(&mut self.seen_movetext) {
+                        return (i + 1, Some(Cut::BeforeLine), line_start);
+                    }
+                    continue;
+                } else if b == b'%' && column0 {
+                    self.skip_line = true;
+                    continue;
+                }
+            }
+            if b.is_ascii_whitespace() {
+                self.end_word();
+                continue;
+            }
+            match b {
+                b'{' => {
+                    self.end_word();
+                    self.ended = false;
+                    self.in_comment = true;
+                }
+                b';' => {
+                    self.end_word();
+                    self.ended = false;
+                    self.skip_line = true;
+                }
+                _ => {
+                    self.seen_movetext = true;
+                    if is_symbol_char(b) && (self.in_word || is_symbol_start(b)) {
+                        if !self.in_word {
+                            self.in_word = true;
+                            self.word_len = 0;
+                        }
+                        // A symbol longer than the word is no result: mark it so with a byte no result has.
+                        match self.word.get_mut(self.word_len) {
+                            Some(w) => {
+                                *w = b;
+                                self.word_len += 1;
+                            }
+                            None => self.word[0] = b'_',
+                        }
+                    } else {
+                        self.end_word();
+                        self.ended = b == b'*' && self.depth == 0;
+                        match b {
+                            b'"' => self.in_string = true,
+                            b'(' => self.depth += 1,
+                            b')' => self.depth = self.depth.saturating_sub(1),
+                            _ => {}
+                        }
                     }
                 }
             }
         }
-        if self.buf.is_empty() {
-            self.first_line = self.lines;
-        }
-        self.buf.push_str(line);
-        done
+        (bytes.len(), None, line_start)
     }
+}
 
-    fn finish(&mut self) -> Option<(String, usize)> {
-        let buf = std::mem::take(&mut self.buf);
-        (!buf.trim().is_empty()).then_some((buf, self.first_line))
+/// Appends `bytes` to `buf`, growing it to at most `max` bytes of capacity (or what it needs, if more):
+/// the reader's buffer never takes twice the cap, as doubling would.
+fn extend_capped(buf: &mut Vec<u8>, bytes: &[u8], max: usize) {
+    let need = buf.len() + bytes.len();
+    if need > buf.capacity() {
+        let target = need.max(buf.capacity().saturating_mul(2)).min(max.max(need));
+        buf.reserve_exact(target - buf.len());
     }
+    buf.extend_from_slice(bytes);
 }
 
 /// Reads the games of a PGN text from any `BufRead`, one `Result` per game (see the [module](self)).
 ///
-/// Invalid UTF-8 is read as U+FFFD; a byte-order mark at the start is skipped.
+/// Invalid UTF-8 is read as U+FFFD; a byte-order mark is skipped before any game, so files joined with
+/// `cat` read as one (and anywhere white space may stand).
+///
+/// A game's text (from its first line to the line of its result, or to the next game's tags) is held
+/// whole while it is read, up to [`PgnReader::max_game_bytes`] ([`DEFAULT_MAX_GAME_BYTES`], 16 MiB): a
+/// longer one is reported as [`PgnErrorKind::GameTooLong`] and the rest of it is read past without being
+/// kept, so that no input makes the reader hold more than the cap (and what parsing a game of that size
+/// takes); the next game is read as usual.
 ///
 /// # Examples
 /// ```
@@ -882,12 +1057,20 @@ impl Chunker {
 /// ```
 pub struct PgnReader<R> {
     source: R,
-    chunker: Chunker,
+    splitter: Splitter,
+    /// The text of the game being read (none while an over-long one is read past).
+    chunk: Vec<u8>,
+    /// The line `chunk` starts on.
+    first_line: usize,
+    /// Where the current line starts in `chunk`.
+    line_start: usize,
+    /// An over-long game is being read past.
+    skipping: bool,
+    max_game_bytes: usize,
     pending: VecDeque<Result<PgnGame, PgnError>>,
     games: usize,
     keep_variations: bool,
     done: bool,
-    line: Vec<u8>,
 }
 
 /// Reads the games of a PGN text (see [`PgnReader`]).
@@ -900,12 +1083,16 @@ impl<R: BufRead> PgnReader<R> {
     pub fn new(source: R) -> PgnReader<R> {
         PgnReader {
             source,
-            chunker: Chunker::default(),
+            splitter: Splitter::new(),
+            chunk: Vec::new(),
+            first_line: 1,
+            line_start: 0,
+            skipping: false,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             pending: VecDeque::new(),
             games: 0,
             keep_variations: true,
             done: false,
-            line: Vec::new(),
         }
     }
 
@@ -914,6 +1101,36 @@ impl<R: BufRead> PgnReader<R> {
     pub fn keep_variations(mut self, keep: bool) -> PgnReader<R> {
         self.keep_variations = keep;
         self
+    }
+
+    /// The most bytes of one game's text the reader holds ([`DEFAULT_MAX_GAME_BYTES`] by default): a
+    /// game over it is a [`PgnErrorKind::GameTooLong`] error, read past without being kept.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::{PgnErrorKind, PgnReader};
+    /// let text = format!("1. e4 {{{}}} e5 *\n1. d4 d5 *\n", "x".repeat(5000));
+    /// let games: Vec<_> = PgnReader::new(text.as_bytes()).max_game_bytes(1 << 10).collect();
+    /// let err = games[0].as_ref().unwrap_err();
+    /// assert_eq!(err.kind, PgnErrorKind::GameTooLong { max_bytes: 1024 });
+    /// assert_eq!(err.to_string(), "game 1, line 1: the game's text is longer than 1024 bytes, the most \
+    ///     this reader holds (PgnReader::max_game_bytes): read past it to the next game");
+    /// assert_eq!(games[1].as_ref().unwrap().moves.len(), 2);
+    /// ```
+    #[must_use]
+    pub fn max_game_bytes(mut self, max: usize) -> PgnReader<R> {
+        self.max_game_bytes = max;
+        self
+    }
+
+    /// Parses the game text held (if any besides white space) and starts the next one on `next_line`.
+    fn end_chunk(&mut self, rest: Vec<u8>, next_line: usize) {
+        let chunk = std::mem::replace(&mut self.chunk, rest);
+        let first = std::mem::replace(&mut self.first_line, next_line);
+        self.line_start = 0;
+        if !chunk.iter().all(u8::is_ascii_whitespace) {
+            self.parse_chunk(&String::from_utf8_lossy(&chunk), first);
+        }
     }
 
     fn parse_chunk(&mut self, text: &str, first_line: usize) {
@@ -932,6 +1149,78 @@ impl<R: BufRead> PgnReader<R> {
             self.games = game;
         }
     }
+
+    /// Reads one buffer's worth of the source up to the next cut, keeping it unless an over-long game is
+    /// being read past.
+    fn read_some(&mut self) {
+        let buf = match self.source.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return,
+            Err(e) => {
+                self.done = true;
+                self.games += 1;
+                let error = PgnError {
+                    game: self.games,
+                    line: self.splitter.line,
+                    ply: None,
+                    kind: PgnErrorKind::Io(e.to_string()),
+                };
+                self.pending.push_back(Err(error));
+                return;
+            }
+        };
+        if buf.is_empty() {
+            self.done = true;
+            if !self.skipping {
+                self.end_chunk(Vec::new(), self.splitter.line);
+            }
+            return;
+        }
+        // At most one byte over the cap is kept, which tells a game over it.
+        let room = self.max_game_bytes.saturating_sub(self.chunk.len()).saturating_add(1);
+        let limit = if self.skipping { buf.len() } else { buf.len().min(room) };
+        let (read, cut, line_start) = self.splitter.scan(&buf[..limit]);
+        if !self.skipping {
+            if let Some(offset) = line_start {
+                self.line_start = self.chunk.len() + offset;
+            }
+            extend_capped(&mut self.chunk, &buf[..read], self.max_game_bytes.saturating_add(1));
+        }
+        self.source.consume(read);
+        let line = self.splitter.line;
+        if self.skipping {
+            match cut {
+                // The next game's tag line: its `[` starts the next text (white space before it is dropped).
+                Some(Cut::BeforeLine) => {
+                    self.skipping = false;
+                    self.chunk = vec![b'['];
+                    self.first_line = line;
+                }
+                Some(Cut::AfterLine) => {
+                    self.skipping = false;
+                    self.first_line = line;
+                }
+                None => {}
+            }
+            return;
+        }
+        if cut == Some(Cut::BeforeLine) {
+            let rest = self.chunk.split_off(self.line_start);
+            self.end_chunk(rest, line);
+        }
+        if self.chunk.len() > self.max_game_bytes {
+            self.games += 1;
+            let kind = PgnErrorKind::GameTooLong { max_bytes: self.max_game_bytes };
+            self.pending.push_back(Err(PgnError { game: self.games, line: self.first_line, ply: None, kind }));
+            self.chunk = Vec::new();
+            self.line_start = 0;
+            // A game that ended on this line needs no reading past.
+            self.skipping = cut != Some(Cut::AfterLine);
+            self.first_line = line;
+        } else if cut == Some(Cut::AfterLine) {
+            self.end_chunk(Vec::new(), line);
+        }
+    }
 }
 
 impl<R: BufRead> Iterator for PgnReader<R> {
@@ -945,37 +1234,7 @@ impl<R: BufRead> Iterator for PgnReader<R> {
             if self.done {
                 return None;
             }
-            self.line.clear();
-            match self.source.read_until(b'\n', &mut self.line) {
-                Ok(0) => {
-                    self.done = true;
-                    if let Some((text, first)) = self.chunker.finish() {
-                        self.parse_chunk(&text, first);
-                    }
-                }
-                Ok(_) => {
-                    let mut bytes = &self.line[..];
-                    if self.chunker.lines == 0 {
-                        bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-                    }
-                    let line = String::from_utf8_lossy(bytes).into_owned();
-                    if let Some((text, first)) = self.chunker.feed(&line) {
-                        self.parse_chunk(&text, first);
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.done = true;
-                    self.games += 1;
-                    let line = self.chunker.lines + 1;
-                    self.pending.push_back(Err(PgnError {
-                        game: self.games,
-                        line,
-                        ply: None,
-                        kind: PgnErrorKind::Io(e.to_string()),
-                    }));
-                }
-            }
+            self.read_some();
         }
     }
 }
@@ -1165,7 +1424,7 @@ impl<'a> Parser<'a> {
 }
 
 /// The legal move a movetext symbol names: SAN or UCI on 2D boards; the move text or the long form on
-/// boards of three and four axes.
+/// boards of one, three and four axes.
 fn movetext_move(pos: &Position, text: &str, long: bool) -> Result<Move, PgnErrorKind> {
     if matches!(text, "--" | "Z0" | "0000") {
         return Err(PgnErrorKind::NullMove(text.to_string()));

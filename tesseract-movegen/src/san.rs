@@ -1,5 +1,5 @@
 //! Standard algebraic notation (SAN) for display and game records, and its readable long form on boards
-//! of three and four axes (RULES.md §4).
+//! of one, three and four axes (RULES.md §4).
 //!
 //! - **2D** (classic chess, Chess960, any 2D board of side up to 9): SAN as the PGN standard and
 //!   python-chess write it. A piece letter (none for a pawn), the from file, rank or both only where another
@@ -12,6 +12,8 @@
 //!   for a capture (en passant included), the to cell's digits, `=Q` for a promotion, `+` or `#`:
 //!   `Y2213-2313`, `N3111-4131`, `Y2413x3513=D+`. The long form names both cells, so it never needs
 //!   disambiguation.
+//! - **Boards of one axis** are written in the same long form, one digit a cell: `R2-3`, `R3x5#`. Short
+//!   SAN would need a file letter, which a board of one axis does not have.
 //!
 //! Parsing accepts what python-chess accepts in PGN movetext: check marks, annotations (`!`, `?`, `!?` …),
 //! `0-0` for `O-O`, promotions with or without `=` and in either case (`e8=Q`, `e8Q`, `e8q`),
@@ -90,7 +92,7 @@ pub enum San {
     },
     /// Castling on a 2D board: `O-O` toward the last file, `O-O-O` toward file a.
     Castle(CastlingSide),
-    /// The long form of boards of three and four axes: piece letter, both cells, capture mark.
+    /// The long form of boards of one, three and four axes: piece letter, both cells, capture mark.
     Long {
         /// The moving piece.
         role: Role,
@@ -306,8 +308,7 @@ impl San {
             return Err(err("a character that is not ASCII"));
         }
         let b = text.as_bytes();
-        // The long form: a piece letter then three or four digits (`R1a1` is short SAN).
-        if b[0].is_ascii_uppercase() && b[1..].iter().take_while(|c| c.is_ascii_digit()).count() >= 3 {
+        if is_long_form(b) {
             return parse_long(b).map_err(err);
         }
         parse_short(b).map_err(err)
@@ -529,11 +530,24 @@ fn parse_short(b: &[u8]) -> Result<San, &'static str> {
     Ok(San::Normal { role, file, rank, capture, to, promotion })
 }
 
-/// The long form: `[KQRBNUDYW] digits [-x] digits (=?[QRBNUD])?`, as many digits on each side.
+/// Whether a text is the long form rather than short SAN: a piece letter, then digits, three or more of
+/// them or one or two followed by `-` or `x` and a digit. Short SAN has at most one digit (a rank) before
+/// the destination, and the destination starts with a file letter (`R1a1`, `R1xa1`); the long form on a
+/// board of one axis is `R2-3`.
+fn is_long_form(b: &[u8]) -> bool {
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    b[0].is_ascii_uppercase()
+        && digits >= 1
+        && (digits >= 3
+            || (matches!(b.get(1 + digits), Some(b'-' | b'x')) && b.get(2 + digits).is_some_and(u8::is_ascii_digit)))
+}
+
+/// The long form: `[KQRBNUDYW] digits [-x] digits (=?[QRBNUD])?`, as many digits on each side, one per
+/// axis: 1 (a board of one axis), 3 or 4.
 fn parse_long(b: &[u8]) -> Result<San, &'static str> {
     let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if !(3..=4).contains(&digits) {
-        return Err("the long form names cells of 3 or 4 digits");
+    if !matches!(digits, 1 | 3 | 4) {
+        return Err("the long form names cells of 1 digit (a board of one axis), 3 (3D) or 4 (4D)");
     }
     let role = Role::from_upper_char(b[0] as char, digits)
         .filter(|r| r.exists_in(digits))

@@ -435,3 +435,65 @@ fn a_tab_in_a_tag_value_round_trips() {
     let again = read_games(&game.to_pgn().unwrap()).next().unwrap().unwrap();
     assert_eq!(again, game);
 }
+
+/// Files joined with `cat`, each starting with a byte-order mark: every game reads (the outside review
+/// found the second file's first game lost: its tag line did not start with `[`).
+#[test]
+fn a_byte_order_mark_before_any_game_is_skipped() {
+    let a = "\u{feff}[Event \"a\"]\n\n1. e4 e5 *\n";
+    let b = "\u{feff}[Event \"b\"]\n\n1. d4 d5 2. c4 1-0\n";
+    let c = "\u{feff}1. Nf3 *\n";
+    let joined = format!("{a}{b}{c}");
+    let games: Vec<PgnGame> = read_games(&joined).map(|g| g.unwrap_or_else(|e| panic!("{e}"))).collect();
+    assert_eq!(games.iter().map(|g| g.tag("Event")).collect::<Vec<_>>(), [Some("a"), Some("b"), None]);
+    assert_eq!(games.iter().map(|g| g.moves.len()).collect::<Vec<_>>(), [2, 3, 1]);
+    // A file without a final line end: the mark stands after the result, on the same line.
+    let games: Vec<PgnGame> =
+        read_games(&format!("{}{b}", a.trim_end())).map(|g| g.unwrap_or_else(|e| panic!("{e}"))).collect();
+    assert_eq!(games.iter().map(|g| g.tag("Event")).collect::<Vec<_>>(), [Some("a"), Some("b")]);
+    // Through a small buffer, so that the mark and the tag line arrive in pieces.
+    let games: Vec<_> = PgnReader::new(BufReader::with_capacity(2, joined.as_bytes())).collect();
+    assert_eq!(games.iter().filter(|g| g.is_ok()).count(), 3, "{games:?}");
+}
+
+/// A game over the reader's cap is reported, naming the game and the cap, and the next game is read;
+/// games under the cap are read whatever the whole text's size (untagged games one after another too).
+#[test]
+fn a_game_over_the_cap_is_reported_and_the_next_one_read() {
+    let cap = 4096;
+    let comment = "a long comment ".repeat(1000);
+    for (name, long_game) in [
+        ("comment on one line", format!("[Event \"long\"]\n\n1. e4 {{{comment}}} e5 2. Nf3 1-0\n")),
+        (
+            "comment over lines",
+            format!("[Event \"long\"]\n\n1. e4 {{{}}} e5 *\n", comment.replace("comment", "comment\n")),
+        ),
+        ("no result, next tags", format!("[Event \"long\"]\n\n1. e4 {{{comment}}} e5\n")),
+        ("before the tags", format!("{{{comment}}}\n[Event \"long\"]\n\n1. e4 e5 *\n")),
+    ] {
+        let text = format!("[Event \"first\"]\n\n1. c4 *\n\n{long_game}\n[Event \"next\"]\n\n1. d4 d5 *\n1. g3 *\n");
+        let games: Vec<_> = PgnReader::new(BufReader::with_capacity(64, text.as_bytes())).max_game_bytes(cap).collect();
+        assert_eq!(games.len(), 4, "{name}: {games:?}");
+        assert_eq!(games[0].as_ref().unwrap().tag("Event"), Some("first"), "{name}");
+        let err = games[1].as_ref().unwrap_err();
+        assert_eq!(err.kind, PgnErrorKind::GameTooLong { max_bytes: cap }, "{name}");
+        assert_eq!((err.game, err.ply), (2, None), "{name}");
+        assert!(err.to_string().starts_with("game 2, line "), "{name}: {err}");
+        assert!(err.to_string().contains("longer than 4096 bytes"), "{name}: {err}");
+        let next = games[2].as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((next.tag("Event"), next.moves.len()), (Some("next"), 2), "{name}");
+        assert_eq!(games[3].as_ref().unwrap().moves.len(), 1, "{name}");
+        // With the default cap (16 MiB) the same text reads whole.
+        assert_eq!(read_games(&text).filter(Result::is_ok).count(), 4, "{name}");
+    }
+    // A thousand untagged games, 20 KB in all, each far under a cap of 256 bytes.
+    let many = "1. e4 e5 2. Nf3 Nc6 *\n".repeat(1000);
+    let games: Vec<_> = PgnReader::new(many.as_bytes()).max_game_bytes(256).collect();
+    assert_eq!(games.len(), 1000);
+    assert!(games.iter().all(|g| g.as_ref().is_ok_and(|g| g.moves.len() == 4)));
+    // Tagged games without blank lines or results, each under the cap.
+    let tagged = "[Event \"x\"]\n1. e4 e5\n".repeat(500);
+    let games: Vec<_> = PgnReader::new(tagged.as_bytes()).max_game_bytes(64).collect();
+    assert_eq!(games.len(), 500);
+    assert!(games.iter().all(Result::is_ok));
+}

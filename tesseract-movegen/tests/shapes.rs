@@ -5,13 +5,20 @@
 //! Tesseract (5⁴) and chess (8×8) have their own deep suites; this test is for the shapes nobody plays yet,
 //! where a table that only happens to be right on 5⁴ and 8×8 shows (sides 7 and 9 once let a king step onto
 //! an attacked cell; side 4 once forgot to promote on a double step).
+//!
+//! The same random positions check the notations on every shape: each legal move's text, its SAN (short
+//! SAN in 2D, the long form elsewhere) and a PGN of the walk in every notation read back to the same move
+//! and game (boards of one axis once wrote texts, `23`, `R2-3`, `1. 23 *`, that no reader took).
 
 use std::collections::BTreeSet;
 
+use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::geometry::{MAX_DIMS, MAX_SIDE, MIN_SIDE};
 use tesseract_board::{CastlingMode, Cell, Color, Move, Piece, Position, Role, Setup, Shape, TextMove};
+use tesseract_movegen::pgn::{Notation, PgnGame, WriteOptions};
+use tesseract_movegen::san::{self, SanPlus};
 use tesseract_movegen::{Legal, legal_moves, naive};
 
 /// Picks a uniformly random index below `n`.
@@ -181,6 +188,17 @@ struct Reached {
     castling: usize,
 }
 
+/// A random valid position of `shape` (castling in Chess960 mode on 8×8).
+fn random_position(shape: Shape, rng: &mut ChaCha8Rng) -> Position {
+    for _ in 0..10_000 {
+        let (setup, mode) = random_setup(shape, rng);
+        if let Ok(pos) = Position::from_setup(setup, mode) {
+            return pos;
+        }
+    }
+    panic!("{shape}: no valid random setup in 10,000 tries");
+}
+
 /// Random valid positions of `shape`, each checked at the root and along a random walk.
 fn walk_shape(shape: Shape, seed: u64, positions: usize, plies: usize) -> Reached {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (shape.dims() as u64) << 8 ^ shape.side() as u64);
@@ -280,4 +298,75 @@ fn a_side_of_two_is_refused() {
     }
     let err = Position::from_fen("k1/1K w - - 0 1").unwrap_err();
     assert!(err.to_string().contains("side"), "{err}");
+}
+
+/// Every legal move of `pos` written as its move text and as SAN (with its check mark) reads back to the
+/// same move; returns the moves.
+fn check_notations(pos: &Position) -> Vec<Move> {
+    let fen = pos.fen();
+    let moves = legal_moves(pos).to_vec();
+    for &m in &moves {
+        let text = TextMove::from_move(m, pos).to_string();
+        assert_eq!(pos.parse_move(&text), Ok(m), "move text {text} in {fen}");
+        let san = SanPlus::from_move(pos, m).to_string();
+        assert_eq!(san::parse_move(pos, &san), Ok(m), "SAN {san} in {fen}");
+    }
+    moves
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 6 } else { 24 }))]
+
+    /// On every shape of 1 to 4 axes and side 3 to 9: a random position, a random walk of up to 8 plies
+    /// from it with every legal move's text and SAN read back at each node, and the walk's PGN in every
+    /// notation read back to the same game.
+    #[test]
+    fn every_move_text_san_and_pgn_reads_back_on_every_shape(seed in any::<u64>()) {
+        for shape in every_shape() {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (shape.dims() as u64) << 8 ^ shape.side() as u64);
+            let start = random_position(shape, &mut rng);
+            let mut pos = start.clone();
+            let mut game = PgnGame::new(start.clone());
+            for _ in 0..8 {
+                let moves = check_notations(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[below(&mut rng, moves.len())];
+                game.push(m);
+                pos.play(m).expect("a legal move plays");
+            }
+            for notation in [Notation::Auto, Notation::San, Notation::Text] {
+                let text = game.write_with(&WriteOptions { notation, ..WriteOptions::default() }).unwrap();
+                let back: PgnGame = text.parse().unwrap_or_else(|e| panic!("{shape} {notation:?}: {e}\n{text}"));
+                prop_assert_eq!(&back, &game, "{} {:?}\n{}", shape, notation, text);
+            }
+        }
+    }
+}
+
+/// Boards of one axis: the texts the outside review found refused (`23`, `R2-3`, `1. 23 *`) read back.
+#[test]
+fn a_board_of_one_axis_has_texts_that_read_back() {
+    let pos = Position::from_fen("K1R1n1k w - - 0 1").unwrap();
+    let m = pos.parse_move("34").unwrap();
+    assert_eq!(TextMove::from_move(m, &pos).to_string(), "34");
+    assert_eq!(san::to_san(&pos, m), "R3-4");
+    assert_eq!(san::parse_move(&pos, "R3-4"), Ok(m));
+    let check = pos.parse_move("35").unwrap();
+    assert_eq!(san::to_san(&pos, check), "R3x5#");
+    assert_eq!(san::parse_move(&pos, "R3x5#"), Ok(check));
+    let game = PgnGame::from_moves(pos.clone(), [m]);
+    let text = game.to_pgn().unwrap();
+    assert!(text.contains("[Variant \"Tesseract\"]\n[SetUp \"1\"]\n[FEN \"K1R1n1k w - - 0 1\"]\n"), "{text}");
+    assert!(text.ends_with("\n\n1. 34 *\n"), "{text}");
+    assert_eq!(text.parse::<PgnGame>().unwrap(), game);
+    let long = game.write_with(&WriteOptions { notation: Notation::San, ..WriteOptions::default() }).unwrap();
+    assert!(long.ends_with("\n\n1. R3-4 *\n"), "{long}");
+    assert_eq!(long.parse::<PgnGame>().unwrap(), game);
+    // Short SAN stays short SAN: a rank before a capture is not the long form of one axis.
+    assert!(matches!("R1xa1".parse::<san::San>(), Ok(san::San::Normal { rank: Some(1), capture: true, .. })));
+    // The long form of one axis on a board of three: written for another board.
+    let err = san::parse_move(&tesseract_board::start::raumschach(), "R1-2").unwrap_err();
+    assert_eq!(err.to_string(), "R1-2 is written for a board of 1 axes, but this board has 3");
 }

@@ -1,20 +1,21 @@
 //! `Board`: a game of any shape over tesseract-search's `Game`, with a python-chess-like API.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use tesseract_board::fen::CastlingNotation;
 use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove, start};
-use tesseract_movegen::{Claims, Legal, PerftTable, divide_with_table, legal_moves};
+use tesseract_movegen::{Claims, Legal, PerftTable, divide_parallel_with_stop, divide_with_stop, legal_moves};
 use tesseract_search::{Game, game_ply};
 
 use crate::cells::cell_arg;
 use crate::errors::{InvalidMoveError, check_fen_len, check_move_len, fen_error, move_error, text_move_error};
 use crate::moves::{PyMove, PyPiece};
 use crate::outcome::Outcome;
-use crate::stack;
+use crate::{interrupt, stack};
 
 /// What `Board.__reduce__` returns: `Board.from_moves` and its arguments (start text, move texts, Chess960
 /// mode).
@@ -136,26 +137,35 @@ fn text_of(pos: &Position) -> String {
 const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Perft split by first move, on `threads` threads (None: one per core) with a shared table of `hash_mb`
-/// megabytes (0: none); one thread without a table is the plain recursive count of tesseract-movegen.
-fn split(pos: Position, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<Vec<(Move, u64)>> {
-    if threads == Some(1) && hash_mb == 0 {
-        let mut pos = pos;
-        return Ok(stack::perft(depth, || tesseract_movegen::divide(&mut pos, depth)));
-    }
-    let table = match hash_mb {
-        0 => None,
-        mb => Some(PerftTable::try_new(mb).map_err(|e| PyMemoryError::new_err(e.to_string()))?),
-    };
-    let n = threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .stack_size(stack::for_perft(depth))
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} counting threads: {e}")))?;
-    Ok(pool.install(|| match &table {
-        Some(t) => divide_with_table(&pos, depth, t),
-        None => tesseract_movegen::divide_parallel(&pos, depth, 0),
-    }))
+/// megabytes (0: none); one thread without a table is the plain recursive count of tesseract-movegen. The
+/// count runs on a thread of its own, which Ctrl-C stops ([`interrupt::run`]: `KeyboardInterrupt`).
+fn split(
+    py: Python<'_>,
+    pos: Position,
+    depth: u32,
+    threads: Option<usize>,
+    hash_mb: usize,
+) -> PyResult<Vec<(Move, u64)>> {
+    let stop = AtomicBool::new(false);
+    let counts = interrupt::run(py, stack::for_perft(depth), &stop, || -> PyResult<_> {
+        if threads == Some(1) && hash_mb == 0 {
+            let mut pos = pos;
+            return Ok(divide_with_stop(&mut pos, depth, &stop));
+        }
+        let table = match hash_mb {
+            0 => None,
+            mb => Some(PerftTable::try_new(mb).map_err(|e| PyMemoryError::new_err(e.to_string()))?),
+        };
+        let n = threads.unwrap_or(0);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .stack_size(stack::for_perft(depth))
+            .build()
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} counting threads: {e}")))?;
+        Ok(pool.install(|| divide_parallel_with_stop(&pos, depth, table.as_ref(), &stop)))
+    })??;
+    // Only an interrupt stops a count, and it raised its exception above.
+    counts.ok_or_else(|| PyRuntimeError::new_err("the count was stopped"))
 }
 
 fn check_count_args(depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<()> {
@@ -535,31 +545,26 @@ impl Board {
     /// The number of leaf nodes of the legal move tree `depth` plies deep (0 to 64). Runs without the GIL,
     /// so other Python threads go on meanwhile; on every core by default, on `threads` threads if given
     /// (1: the plain single-thread count), with a shared transposition table of `hash_mb` megabytes
-    /// (default 0, none; exact by construction). A long count cannot be interrupted.
+    /// (default 0, none; exact by construction). Ctrl-C interrupts a long count: KeyboardInterrupt.
     #[pyo3(signature = (depth, *, threads=None, hash_mb=0))]
     fn perft(slf: &Bound<'_, Self>, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<u64> {
         check_count_args(depth, threads, hash_mb)?;
         let mut pos = slf.borrow().pos().clone();
-        if depth == 0 {
-            return Ok(1);
+        if depth <= 1 {
+            // One move generation at most: no thread, nothing to interrupt.
+            return Ok(stack::ample(|| tesseract_movegen::perft(&mut pos, depth)));
         }
-        slf.py().detach(move || {
-            if threads == Some(1) && hash_mb == 0 {
-                return Ok(stack::perft(depth, || tesseract_movegen::perft(&mut pos, depth)));
-            }
-            Ok(split(pos, depth, threads, hash_mb)?.iter().map(|&(_, n)| n).sum())
-        })
+        Ok(split(slf.py(), pos, depth, threads, hash_mb)?.iter().map(|&(_, n)| n).sum())
     }
 
     /// Perft split by first move: a dict from each legal move's text to the leaves below it, in the
-    /// generator's order. Same arguments as `perft`.
+    /// generator's order. Same arguments as `perft`; Ctrl-C interrupts it (KeyboardInterrupt).
     #[pyo3(signature = (depth, *, threads=None, hash_mb=0))]
     fn divide(slf: &Bound<'_, Self>, depth: u32, threads: Option<usize>, hash_mb: usize) -> PyResult<Py<PyDict>> {
         check_count_args(depth, threads, hash_mb)?;
         let pos = slf.borrow().pos().clone();
         let py = slf.py();
-        let child = pos.clone();
-        let counts = py.detach(move || split(child, depth, threads, hash_mb))?;
+        let counts = split(py, pos.clone(), depth, threads, hash_mb)?;
         let out = PyDict::new(py);
         for (m, n) in counts {
             out.set_item(TextMove::from_move(m, &pos).to_string(), n)?;

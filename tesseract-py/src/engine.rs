@@ -9,7 +9,7 @@ use tesseract_search::{Limits, Options, Score, SearchResult, Searcher, Tier};
 
 use crate::board::Board;
 use crate::moves::PyMove;
-use crate::stack;
+use crate::{interrupt, stack};
 
 /// The table of a search with explicit limits and no tier: the master's.
 const FULL_HASH_MB: usize = 16;
@@ -69,7 +69,8 @@ fn settings(
     }
 }
 
-/// Runs the search on a copy of the board's game, without the GIL.
+/// Runs the search on a copy of the board's game, without the GIL, on a thread of its own that Ctrl-C
+/// stops (`KeyboardInterrupt`).
 fn search(
     board: &Bound<'_, Board>,
     tier: Option<&str>,
@@ -86,11 +87,13 @@ fn search(
         let why = status.map_or_else(|| "no legal move".to_string(), |end| end.to_string());
         return Err(PyValueError::new_err(format!("the game is over ({why}): there is no move to play")));
     }
-    let result = board.py().detach(|| {
-        let mut searcher = Searcher::try_new(hash_mb).map_err(|e| e.to_string())?;
-        Ok::<_, String>(stack::for_search(|| searcher.search(&pos, &history, &limits, &options, |_| {})))
-    });
-    let result = result.map_err(PyMemoryError::new_err)?;
+    let py = board.py();
+    let mut searcher = py.detach(|| Searcher::try_new(hash_mb)).map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    // Ctrl-C raises the searcher's stop flag: the search returns within 1,024 nodes, and the call raises
+    // KeyboardInterrupt.
+    let stop = searcher.stop_flag();
+    let result =
+        interrupt::run(py, stack::SEARCH, &stop, || searcher.search(&pos, &history, &limits, &options, |_| {}))?;
     Ok((result, pos))
 }
 
@@ -104,7 +107,8 @@ fn search(
 ///   library's records: the same board, tier and seed give the move `Game::think_unguarded` gives).
 ///
 /// The search is a pure function of these (no clock), runs without the GIL, and sees the board's
-/// earlier positions for repetitions. Raises ValueError for an unknown tier or a game with no legal move.
+/// earlier positions for repetitions. Raises ValueError for an unknown tier or a game with no legal move,
+/// and KeyboardInterrupt on Ctrl-C.
 #[pyfunction]
 #[pyo3(signature = (board, tier=None, *, nodes=None, depth=None, seed=0))]
 pub(crate) fn engine_play(

@@ -17,7 +17,8 @@
 //! - **Enough stack on any thread**: a move list is 61 KB on the stack, and Python threads may have small
 //!   stacks; calls into the generator move to a fresh stack segment when the thread's is short (`stack`).
 //! - **The GIL is released** (`Python::detach`) for perft, divide and the engine, on a copy of the
-//!   position, so that the board is not borrowed meanwhile.
+//!   position, so that the board is not borrowed meanwhile; the work runs on a thread of its own while the
+//!   calling thread runs Python's signal handlers every 20 ms, so that Ctrl-C interrupts it (`interrupt`).
 //! - **No `extension-module` feature**: deprecated in PyO3 0.30, since maturin (1.9.4 and later) tells
 //!   PyO3 itself not to link libpython. The crate is an ordinary workspace member: `cargo clippy` checks
 //!   it, and it has no Rust test target (a test binary would need libpython); its tests are Python's.
@@ -28,6 +29,7 @@ mod board;
 mod cells;
 mod engine;
 mod errors;
+mod interrupt;
 mod moves;
 mod outcome;
 mod stack;

@@ -27,8 +27,8 @@ impl PyMove {
 
 #[pymethods]
 impl PyMove {
-    /// The move text of RULES.md §4: eight digits (and a promotion letter) in 4D, UCI in 2D
-    /// (castling `e1g1` in classic mode, king takes own rook `e1h1` in Chess960 mode).
+    /// The move text of RULES.md §4: eight digits (and a promotion letter) in 4D, six in 3D, two on one
+    /// axis, UCI in 2D (castling `e1g1` in classic mode, king takes own rook `e1h1` in Chess960 mode).
     fn uci(&self) -> String {
         self.text.to_string()
     }

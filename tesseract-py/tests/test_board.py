@@ -55,6 +55,55 @@ def test_other_shapes_from_their_text():
     assert line.outcome().termination == Termination.INSUFFICIENT_MATERIAL
 
 
+def test_a_board_of_one_axis_plays_and_pickles_its_moves():
+    # The outside review: 1D moves were written as texts (`23`) that push_uci refused, so a pickled 1D
+    # board with a move could not be loaded.
+    b = Board("K1R1n1k w - - 0 1")
+    texts = sorted(m.uci() for m in b.legal_moves)
+    assert texts == ["12", "32", "34", "35"]
+    for m in b.legal_moves:
+        c = b.copy()
+        assert c.push_uci(m.uci()) == m and c.peek().uci() == m.uci()
+    b.push_uci("34")
+    assert [m.uci() for m in b.legal_moves] == ["76"]  # a knight has no leap on one axis
+    b.push_uci("76")
+    b.push_uci("12")
+    p = pickle.loads(pickle.dumps(b))
+    assert p == b and [m.uci() for m in p.move_stack] == ["34", "76", "12"]
+    assert p.pop().uci() == "12" and p.root() == b.root()
+    assert b.cell_name(3) == "4" and b.coords("4") == (4,)
+
+
+def test_automatic_draws_fivefold_and_seventyfive_moves():
+    # The README once said the library had neither: both end a game without a claim.
+    b = Board()
+    for i in range(4):
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+            b.push_uci(text)
+            # The start position occurs again after each round: a fifth time after the fourth.
+            if text == "f6g8":
+                assert b.is_repetition(i + 2) and b.is_fivefold_repetition() == (i == 3)
+    o = b.outcome(claim_draw=False)
+    assert (o.termination, o.winner, o.result()) == (Termination.FIVEFOLD_REPETITION, None, "1/2-1/2")
+    assert b.is_game_over(claim_draw=False)
+    # The automatic end comes before any claim.
+    assert b.outcome().termination == Termination.FIVEFOLD_REPETITION
+    late = Board("8/8/4k3/8/8/8/R7/4K3 w - - 149 120")
+    assert late.outcome(claim_draw=False) is None and not late.is_seventyfive_moves()
+    late.push_uci("a2a3")
+    assert late.is_seventyfive_moves() and late.halfmove_clock == 150
+    o = late.outcome(claim_draw=False)
+    assert (o.termination, o.winner) == (Termination.SEVENTYFIVE_MOVES, None)
+    assert late.outcome().termination == Termination.SEVENTYFIVE_MOVES
+    # python-chess's names and numbers.
+    assert (Termination.SEVENTYFIVE_MOVES.name, Termination.SEVENTYFIVE_MOVES.value) == ("SEVENTYFIVE_MOVES", 4)
+    assert (Termination.FIVEFOLD_REPETITION.name, Termination.FIVEFOLD_REPETITION.value) == ("FIVEFOLD_REPETITION", 5)
+    # A mate on the 150th ply is a mate.
+    mate = Board("k7/8/1K6/8/8/8/8/7R w - - 149 120")
+    mate.push_uci("h1h8")
+    assert mate.outcome(claim_draw=False).termination == Termination.CHECKMATE
+
+
 def test_turn_and_counters():
     b = Board()
     assert b.turn is True and b.turn == tesseract.WHITE
@@ -130,6 +179,11 @@ def test_illegal_and_malformed_moves_raise_typed_errors_and_change_nothing():
     assert_refused(b, "i2i4", InvalidMoveError, "not on this board")
     assert_refused(b, "e2e4\n", InvalidMoveError)
     assert_refused(b, "é2e4", InvalidMoveError)
+    # UCI's null move is no move of the rules, and the error says so (it once said "4 characters:
+    # expected 4 or 5").
+    assert_refused(b, "0000", InvalidMoveError, "0000 is a null move")
+    assert_refused(Board.tesseract(), "0000", InvalidMoveError, "null move")
+    assert_refused(b, "2222", InvalidMoveError, "4 coordinate digits")
     t = Board.tesseract()
     assert_refused(t, "e2e4", InvalidMoveError, "axes")
     assert_refused(t, "22132314", IllegalMoveError)

@@ -48,7 +48,8 @@ class Move:
     def promotion(self) -> Optional[str]:
         """The upper-case letter of the promotion piece, or None."""
     def uci(self) -> str:
-        """The move text: eight digits (and a promotion letter) in 4D, UCI in 2D."""
+        """The move text: eight digits (and a promotion letter) in 4D, six in 3D, two on one axis, UCI in
+        2D; ``Board.push_uci`` reads it back."""
     def text(self) -> str:
         """The move text, as ``uci()``."""
     def __eq__(self, other: object, /) -> bool: ...
@@ -198,8 +199,10 @@ class Board:
     def coords(self, cell: _Cell) -> Tuple[int, ...]: ...
     def copy(self, *, stack: bool = True) -> Board: ...
     def root(self) -> Board: ...
-    def perft(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> int: ...
-    def divide(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> dict[str, int]: ...
+    def perft(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> int:
+        """Leaves of the legal move tree; Ctrl-C raises KeyboardInterrupt."""
+    def divide(self, depth: int, *, threads: Optional[int] = None, hash_mb: int = 0) -> dict[str, int]:
+        """perft under each first move; Ctrl-C raises KeyboardInterrupt."""
     def __eq__(self, other: object, /) -> bool: ...
     __hash__: None  # type: ignore[assignment]
     def __copy__(self) -> Board: ...
@@ -214,7 +217,8 @@ def engine_play(
     depth: Optional[int] = None,
     seed: int = 0,
 ) -> Move:
-    """The engine's move (tier beginner/club/expert/master, default club; or nodes/depth limits)."""
+    """The engine's move (tier beginner/club/expert/master, default club; or nodes/depth limits); Ctrl-C
+    raises KeyboardInterrupt."""
 
 def engine_analyse(
     board: Board,

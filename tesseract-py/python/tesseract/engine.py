@@ -2,7 +2,8 @@
 
 ``play(board, tier="club", *, nodes=None, depth=None, seed=0) -> Move`` and ``analyse(...) -> Analysis``.
 Both are deterministic: the same board (position and earlier positions), tier, limits and seed give the
-same move on any machine (no clock is involved), and both run without the GIL.
+same move on any machine (no clock is involved), and both run without the GIL. Ctrl-C interrupts them
+(KeyboardInterrupt).
 """
 
 from ._tesseract import Analysis, engine_analyse as analyse, engine_play as play
