@@ -221,11 +221,7 @@ async fn the_per_address_cap() {
     for _ in 0..3 {
         idle.push(connect_from(crowd, server.addr).await);
     }
-    let deadline = Instant::now() + PATIENCE;
-    while server.stats().await["sockets"] != 4 {
-        assert!(Instant::now() < deadline, "the three sockets are counted");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    server.wait_for_stat("sockets", 4).await; // and the request asking
     let (status, headers, body) =
         http_on(connect_from(crowd, server.addr).await, server.addr, "GET", "/health", &[]).await;
     assert_eq!((status, body.as_str()), (429, "too many connections from this address\n"));

@@ -106,16 +106,7 @@ async fn an_oversized_frame_closes_only_its_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_frame_is_refused_by_its_header() {
     let server = Server::start(config()).await;
-    let mut tcp = TcpStream::connect(server.addr).await.unwrap();
-    let request = format!("GET /match/huge HTTP/1.1\r\nHost: {}\r\n{}\r\n\r\n", server.addr, UPGRADE.join("\r\n"));
-    tcp.write_all(request.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        tcp.read_exact(&mut byte).await.unwrap();
-        head.push(byte[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    let mut tcp = raw_join(server.addr, "huge").await;
     // FIN + binary, masked, 64-bit length 2^30, a mask, and a few bytes of payload.
     let mut header = vec![0x82, 0xff];
     header.extend_from_slice(&(1u64 << 30).to_be_bytes());
@@ -203,11 +194,7 @@ async fn the_per_match_cap() {
     let mut leaving = rest.pop().unwrap();
     leaving.close(None).await.unwrap();
     while next(&mut leaving).await.is_some() {}
-    let deadline = Instant::now() + PATIENCE;
-    while server.stats().await["connections"] != 5 {
-        assert!(Instant::now() < deadline);
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    server.wait_for_stat("connections", 5).await;
     let _again = server.join("cap").await;
     expect_joined(&mut first).await;
     server.stop().await;
@@ -568,13 +555,7 @@ async fn requests_that_are_not_upgrades() {
     let mut tcp = TcpStream::connect(server.addr).await.unwrap();
     let request = format!("GET /match/m HTTP/1.1\r\nHost: a\r\n{}\r\n\r\n", UPGRADE.join("\r\n"));
     tcp.write_all(request.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        tcp.read_exact(&mut byte).await.unwrap();
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8(head).unwrap().to_ascii_lowercase();
+    let head = read_head(&mut tcp).await.to_ascii_lowercase();
     assert!(head.starts_with("http/1.1 101"), "{head}");
     assert!(head.contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="), "{head}");
     server.stop().await;

@@ -59,6 +59,15 @@ impl Server {
         (status, body)
     }
 
+    /// Waits until `/stats` says `value` for `key`.
+    pub async fn wait_for_stat(&self, key: &str, value: u64) {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while self.stats().await[key] != value {
+            assert!(std::time::Instant::now() < deadline, "/stats never said {key} {value}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// The counters of `/stats`.
     pub async fn stats(&self) -> serde_json::Value {
         let (status, body) = self.get("/stats").await;
@@ -204,13 +213,7 @@ pub async fn http_on(
 
 /// Reads an HTTP answer: its head, then a body of its `content-length` (none for HEAD), or to the end.
 async fn read_answer(stream: &mut TcpStream, head_only: bool) -> (u16, Vec<(String, String)>, String) {
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        stream.read_exact(&mut byte).await.expect("a complete head");
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8(head).unwrap();
+    let head = read_head(stream).await;
     let mut lines = head.lines();
     let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
     let headers: Vec<(String, String)> = lines
@@ -269,14 +272,20 @@ pub async fn raw_join(addr: SocketAddr, id: &str) -> TcpStream {
     let mut tcp = TcpStream::connect(addr).await.unwrap();
     let request = format!("GET /match/{id} HTTP/1.1\r\nHost: {addr}\r\n{}\r\n\r\n", UPGRADE.join("\r\n"));
     tcp.write_all(request.as_bytes()).await.unwrap();
+    let head = read_head(&mut tcp).await;
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    tcp
+}
+
+/// Reads an HTTP answer's head, up to and with its empty line, and not a byte more.
+pub async fn read_head(tcp: &mut TcpStream) -> String {
     let mut head = Vec::new();
     while !head.ends_with(b"\r\n\r\n") {
         let mut byte = [0u8];
-        tcp.read_exact(&mut byte).await.unwrap();
+        tcp.read_exact(&mut byte).await.expect("a complete head");
         head.push(byte[0]);
     }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
-    tcp
+    String::from_utf8(head).unwrap()
 }
 
 /// A client frame as bytes: the first byte (FIN, RSV and opcode bits) as given, masked with a zero mask
