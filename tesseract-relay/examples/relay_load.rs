@@ -121,7 +121,7 @@ fn rss(addr: SocketAddr) -> u64 {
     answer
         .split("\"rss_bytes\": ")
         .nth(1)
-        .and_then(|rest| rest.trim_end_matches(['}', '\n', '\r', ' ']).parse().ok())
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
         .unwrap_or(0)
 }
 

@@ -241,7 +241,8 @@ async fn finish(end: End, mut sink: SplitSink<Socket, Message>, mut stream: Spli
         // The messages cannot be parsed any more: the bytes are drained unread, until the client closes.
         let mut metered = socket.into_inner();
         let raw = metered.inner_mut();
-        let mut buf = [0u8; 4096];
+        // On the heap: an array here would be part of every connection's task, drained or not.
+        let mut buf = vec![0u8; 4096];
         let _ = timeout(CLOSE_WAIT, async { while matches!(raw.read(&mut buf).await, Ok(n) if n > 0) {} }).await;
     }
 }
