@@ -83,11 +83,14 @@ fn start_relay(redis: Option<&str>) -> RelayProcess {
 }
 
 /// The relay of a child process: the library with the binary's defaults, but a rate limit far above
-/// what loopback ping-pong reaches and room for the connections.
+/// what loopback ping-pong reaches, and per-address limits that let every client connect at once (they
+/// all come from 127.0.0.1).
 async fn serve_relay(redis: Option<String>) -> ExitCode {
     let config = tesseract_relay::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         rate: 1_000_000,
+        max_connections_per_address: 1_000_000,
+        connect_rate_per_address: 1_000_000,
         redis,
         ..tesseract_relay::Config::default()
     };
@@ -118,7 +121,7 @@ fn rss(addr: SocketAddr) -> u64 {
     answer
         .split("\"rss_bytes\": ")
         .nth(1)
-        .and_then(|rest| rest.trim_end_matches(['}', '\n', '\r', ' ']).parse().ok())
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
         .unwrap_or(0)
 }
 

@@ -1,18 +1,29 @@
-//! One WebSocket connection: joins its match, reads the client's frames (limits: size, rate, idle) and
-//! forwards them, and writes the frames of the match's other connections from a bounded queue.
+//! One WebSocket connection: joins its match, reads the client's messages (limits: size, idle; the
+//! frame limits are in [`crate::meter`]) and forwards its frames, and writes the frames of the match's
+//! other connections from a bounded queue, and `joined` at most once a second.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use hyper::upgrade::Upgraded;
+use hyper_util::rt::TokioIo;
+use tokio::io::AsyncReadExt;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior, timeout};
+use tokio_tungstenite::WebSocketStream;
+use tungstenite::protocol::CloseFrame;
+use tungstenite::{Message, Utf8Bytes};
 
 use crate::Shared;
-use crate::hub::{Close, ConnId, Control, Out, Peer, Slot};
+use crate::hub::{Close, ConnId, Control, Out, Peer};
+use crate::limits::Admitted;
+use crate::meter::Metered;
+
+/// An upgraded connection's WebSocket, its incoming bytes metered.
+pub(crate) type Socket = WebSocketStream<Metered<TokioIo<Upgraded>>>;
 
 /// How long the relay waits for its close frame to be written, and then for the client's answer.
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
@@ -20,44 +31,24 @@ const CLOSE_WAIT: Duration = Duration::from_secs(1);
 /// At most this many queued messages are written before one flush.
 const WRITE_BATCH: usize = 32;
 
+/// A connection is sent `joined` at most this often: the joins that come sooner are told by one
+/// `joined` when this time is up.
+pub(crate) const JOINED_EVERY: Duration = Duration::from_secs(1);
+
+/// The close of a message over `--max-frame`.
+const TOO_BIG: Close = (1009, "message too big");
+
 /// How a connection ends.
 #[derive(Debug)]
 enum End {
     /// The relay closes it with this code and reason, then waits briefly for the client's close.
     Close(Close),
-    /// The relay closes it with this code and reason and drops it at once: the incoming stream cannot be
-    /// read any further (a message over the size limit was refused by its header).
+    /// The relay closes it with this code and reason, and reads no further message: the incoming
+    /// stream cannot be parsed any more (a protocol error, a message over the size limit refused by its
+    /// header, a frame over a limit of [`crate::meter`]). It drains the socket briefly instead.
     CloseNow(Close),
     /// The client closed it, or it broke: nothing more to say.
     Gone,
-}
-
-/// A token bucket: `rate` messages a second, bursts of twice that.
-struct Bucket {
-    tokens: f64,
-    capacity: f64,
-    rate: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn new(rate: u32) -> Bucket {
-        let rate = f64::from(rate);
-        Bucket { tokens: 2.0 * rate, capacity: 2.0 * rate, rate, at: Instant::now() }
-    }
-
-    /// Takes one token; `false` when the bucket is empty.
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.capacity);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// A connection joined to its match, before and after its upgrade; dropping it leaves the match (also
@@ -67,7 +58,7 @@ pub(crate) struct Joined {
     match_id: Arc<str>,
     id: ConnId,
     control: Arc<Control>,
-    rx: mpsc::Receiver<Out>,
+    rx: mpsc::Receiver<Bytes>,
 }
 
 impl Drop for Joined {
@@ -99,18 +90,23 @@ pub(crate) async fn join(shared: &Arc<Shared>, match_id: Arc<str>) -> Result<Joi
     Ok(joined)
 }
 
-/// Runs one upgraded connection to its end: `joined` its place in the match, or the refusal to send.
-/// `slot` is its `--max-connections` place.
-pub(crate) async fn run(socket: WebSocket, joined: Result<Joined, Close>, slot: Slot) {
-    let _slot = slot;
+/// Runs one upgraded connection to its end: `joined` its place in the match, or the refusal to send;
+/// `verdict` the frame limits' reason to stop. `admitted` is its place in the socket counts.
+pub(crate) async fn run(
+    socket: Socket,
+    verdict: Arc<OnceLock<Close>>,
+    joined: Result<Joined, Close>,
+    admitted: Admitted,
+) {
+    let _admitted = admitted;
     let (mut sink, mut stream) = socket.split();
     let end = match joined {
         Err(close) => End::Close(close),
         Ok(mut joined) => {
             let Joined { shared, match_id, id, control, rx } = &mut joined;
             let end = tokio::select! {
-                end = read(shared, match_id, *id, &mut stream) => end,
-                end = write(shared.config.idle_timeout / 4, &mut sink, rx) => end,
+                end = read(shared, match_id, *id, &mut stream, &verdict) => end,
+                end = write(shared.config.idle_timeout / 4, &mut sink, rx, control) => end,
                 close = control.closed() => End::Close(close),
             };
             // Leaves the match before the goodbye, so no more frames are queued for it.
@@ -122,23 +118,25 @@ pub(crate) async fn run(socket: WebSocket, joined: Result<Joined, Close>, slot: 
 }
 
 /// Reads the client's messages and forwards its frames, until the client or a limit ends it.
-async fn read(shared: &Shared, match_id: &Arc<str>, id: u64, stream: &mut SplitStream<WebSocket>) -> End {
-    let mut bucket = Bucket::new(shared.config.rate);
+async fn read(
+    shared: &Shared,
+    match_id: &Arc<str>,
+    id: u64,
+    stream: &mut SplitStream<Socket>,
+    verdict: &OnceLock<Close>,
+) -> End {
     loop {
         let message = match timeout(shared.config.idle_timeout, stream.next()).await {
             Err(_) => return End::Close((1001, "idle timeout")),
             Ok(None) => return End::Gone,
-            Ok(Some(Err(e))) => return if too_big(e) { End::CloseNow((1009, "message too big")) } else { End::Gone },
+            Ok(Some(Err(e))) => return read_error(&e, verdict.get().copied()),
             Ok(Some(Ok(message))) => message,
         };
-        if !bucket.take() {
-            return End::Close((1008, "rate limit"));
-        }
         match message {
             Message::Binary(frame) => {
                 if frame.len() > shared.config.max_frame {
                     // The WebSocket limits refuse it first; this is a second line.
-                    return End::Close((1009, "message too big"));
+                    return End::Close(TOO_BIG);
                 }
                 shared.hub.forward(match_id, Some(id), &Out::Frame(frame.clone()));
                 if let Some(bus) = &shared.bus
@@ -148,31 +146,55 @@ async fn read(shared: &Shared, match_id: &Arc<str>, id: u64, stream: &mut SplitS
                 }
             }
             Message::Text(_) => return End::Close((1003, "binary messages only")),
-            Message::Ping(_) | Message::Pong(_) => {}
+            Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
             // The library has queued the answering close frame; `finish` flushes it.
             Message::Close(_) => return End::Gone,
         }
     }
 }
 
-/// Whether a read error is the refusal of a message over the size limit.
-fn too_big(error: axum::Error) -> bool {
-    matches!(
-        error.into_inner().downcast_ref::<tungstenite::Error>(),
-        Some(tungstenite::Error::Capacity(tungstenite::error::CapacityError::MessageTooLong { .. }))
-    )
+/// How a read error ends the connection: by the frame limits' verdict if they stopped the reading,
+/// else by the library's error.
+fn read_error(error: &tungstenite::Error, verdict: Option<Close>) -> End {
+    use tungstenite::error::{CapacityError, ProtocolError};
+    if let Some(close) = verdict {
+        return End::CloseNow(close);
+    }
+    match error {
+        tungstenite::Error::Capacity(CapacityError::MessageTooLong { .. }) => End::CloseNow(TOO_BIG),
+        // The socket ended without a close frame: nobody to tell.
+        tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => End::Gone,
+        tungstenite::Error::Protocol(_) => End::CloseNow((1002, "protocol error")),
+        tungstenite::Error::Utf8(_) => End::CloseNow((1007, "invalid UTF-8")),
+        _ => End::Gone,
+    }
 }
 
-/// Writes the queued messages (several per flush when they pile up) and a ping every `ping_every`.
-async fn write(ping_every: Duration, sink: &mut SplitSink<WebSocket, Message>, rx: &mut mpsc::Receiver<Out>) -> End {
+/// Writes the queued frames (several per flush when they pile up), the `joined` owed (at most one every
+/// [`JOINED_EVERY`]) and a ping every `ping_every`.
+async fn write(
+    ping_every: Duration,
+    sink: &mut SplitSink<Socket, Message>,
+    rx: &mut mpsc::Receiver<Bytes>,
+    control: &Control,
+) -> End {
     let ping_every = ping_every.max(Duration::from_millis(10));
     let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut next_joined = Instant::now();
     loop {
         let result = tokio::select! {
-            out = rx.recv() => {
-                let Some(out) = out else { return End::Gone };
-                write_batch(sink, rx, out).await
+            frame = rx.recv() => {
+                let Some(frame) = frame else { return End::Gone };
+                write_batch(sink, rx, frame).await
+            }
+            // Waits out the time since the last `joined` first, so taking the one owed is the last step.
+            () = async {
+                tokio::time::sleep_until(next_joined).await;
+                control.owed_joined().await;
+            } => {
+                next_joined = Instant::now() + JOINED_EVERY;
+                sink.send(Message::Text(Utf8Bytes::from_static("joined"))).await
             }
             _ = ping.tick() => sink.send(Message::Ping(Bytes::new())).await,
         };
@@ -183,44 +205,44 @@ async fn write(ping_every: Duration, sink: &mut SplitSink<WebSocket, Message>, r
 }
 
 async fn write_batch(
-    sink: &mut SplitSink<WebSocket, Message>,
-    rx: &mut mpsc::Receiver<Out>,
-    first: Out,
-) -> Result<(), axum::Error> {
-    sink.feed(message(first)).await?;
+    sink: &mut SplitSink<Socket, Message>,
+    rx: &mut mpsc::Receiver<Bytes>,
+    first: Bytes,
+) -> Result<(), tungstenite::Error> {
+    sink.feed(Message::Binary(first)).await?;
     for _ in 1..WRITE_BATCH {
         match rx.try_recv() {
-            Ok(out) => sink.feed(message(out)).await?,
+            Ok(frame) => sink.feed(Message::Binary(frame)).await?,
             Err(_) => break,
         }
     }
     sink.flush().await
 }
 
-fn message(out: Out) -> Message {
-    match out {
-        Out::Frame(frame) => Message::Binary(frame),
-        Out::Joined => Message::Text(Utf8Bytes::from_static("joined")),
-    }
-}
-
 /// Sends the close frame if the relay ends the connection, and lets the client answer.
-async fn finish(end: End, mut sink: SplitSink<WebSocket, Message>, mut stream: SplitStream<WebSocket>) {
-    match end {
+async fn finish(end: End, mut sink: SplitSink<Socket, Message>, mut stream: SplitStream<Socket>) {
+    let (code, reason) = match end {
         End::Gone => {
             // Flushes the close frame the library queued in answer to the client's.
             let _ = timeout(CLOSE_WAIT, sink.close()).await;
+            return;
         }
-        End::CloseNow((code, reason)) | End::Close((code, reason)) => {
-            let frame = CloseFrame { code, reason: Utf8Bytes::from_static(reason) };
-            if timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await.is_err() {
-                return;
-            }
-            if matches!(end, End::Close(_)) {
-                // Reading on until the client's close frame (or the end) ends the handshake cleanly and
-                // leaves no unread bytes behind that would turn the socket's close into a reset.
-                let _ = timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = stream.next().await {} }).await;
-            }
-        }
+        End::CloseNow(close) | End::Close(close) => close,
+    };
+    let frame = CloseFrame { code: code.into(), reason: Utf8Bytes::from_static(reason) };
+    if timeout(CLOSE_WAIT, sink.send(Message::Close(Some(frame)))).await.is_err() {
+        return;
+    }
+    // Reading on until the client's close frame (or the end) ends the handshake cleanly and leaves no
+    // unread bytes behind that would turn the socket's close into a reset.
+    if matches!(end, End::Close(_)) {
+        let _ = timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+    } else if let Ok(socket) = stream.reunite(sink) {
+        // The messages cannot be parsed any more: the bytes are drained unread, until the client closes.
+        let mut metered = socket.into_inner();
+        let raw = metered.inner_mut();
+        // On the heap: an array here would be part of every connection's task, drained or not.
+        let mut buf = vec![0u8; 4096];
+        let _ = timeout(CLOSE_WAIT, async { while matches!(raw.read(&mut buf).await, Ok(n) if n > 0) {} }).await;
     }
 }

@@ -2,7 +2,7 @@
 //! both, and the fan-out of a frame to the other connections of its match.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
@@ -11,23 +11,27 @@ use tokio::sync::{Notify, mpsc, oneshot};
 /// The number of a connection, unique within one process.
 pub(crate) type ConnId = u64;
 
-/// What a connection's writer sends to its client.
+/// What the hub hands to the other connections of a match.
 #[derive(Debug, Clone)]
 pub(crate) enum Out {
-    /// A frame of another connection of the match, as one binary message.
+    /// A frame of another connection of the match: queued, and written as one binary message.
     Frame(Bytes),
-    /// The text message `joined`: another connection joined the match.
+    /// Another connection joined the match: the writer owes its client the text message `joined`
+    /// ([`Control::joined`]); it takes no place in the queue.
     Joined,
 }
 
 /// Why the relay closes a connection: a WebSocket close code and its reason.
 pub(crate) type Close = (u16, &'static str);
 
-/// A request to close one connection, from outside its task (a full queue, Redis lost, shutdown).
+/// A request to close one connection, from outside its task (a full queue, Redis lost, shutdown), and
+/// the pending `joined` of the connection.
 #[derive(Debug, Default)]
 pub(crate) struct Control {
     notify: Notify,
     close: Mutex<Option<Close>>,
+    joined: AtomicBool,
+    joined_notify: Notify,
 }
 
 impl Control {
@@ -47,13 +51,33 @@ impl Control {
             self.notify.notified().await;
         }
     }
+
+    /// Another connection joined: the writer owes its client a `joined`. However many joins come
+    /// before the writer sends it, the client gets one (the joins of a stranger who opens and closes
+    /// sockets on the match id cost the players one `joined`, not one each).
+    pub(crate) fn joined(&self) {
+        if !self.joined.swap(true, Ordering::AcqRel) {
+            self.joined_notify.notify_one();
+        }
+    }
+
+    /// Resolves (taking it) when a `joined` is owed. Cancel-safe: it takes the flag in the same poll as
+    /// it returns.
+    pub(crate) async fn owed_joined(&self) {
+        loop {
+            if self.joined.swap(false, Ordering::AcqRel) {
+                return;
+            }
+            self.joined_notify.notified().await;
+        }
+    }
 }
 
 /// One joined connection, as the hub sees it.
 #[derive(Debug)]
 pub(crate) struct Peer {
     pub(crate) id: ConnId,
-    pub(crate) tx: mpsc::Sender<Out>,
+    pub(crate) tx: mpsc::Sender<Bytes>,
     pub(crate) control: Arc<Control>,
 }
 
@@ -87,22 +111,9 @@ pub(crate) struct Hub {
     inner: Mutex<Inner>,
     max_per_match: usize,
     max_matches: usize,
-    max_connections: usize,
-    /// Connections from the accepted upgrade to the end of their task (the `--max-connections` count).
-    slots: Arc<AtomicUsize>,
     /// Set in Redis mode: subscription changes, sent while the registry is locked so they keep its order.
     subs: Option<mpsc::UnboundedSender<SubCmd>>,
     pub(crate) counters: Counters,
-}
-
-/// A reserved connection slot, given back when dropped.
-#[derive(Debug)]
-pub(crate) struct Slot(Arc<AtomicUsize>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 /// A snapshot of the registry for `/stats`.
@@ -119,34 +130,8 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    pub(crate) fn new(
-        max_per_match: usize,
-        max_matches: usize,
-        max_connections: usize,
-        subs: Option<mpsc::UnboundedSender<SubCmd>>,
-    ) -> Hub {
-        Hub {
-            inner: Mutex::new(Inner::default()),
-            max_per_match,
-            max_matches,
-            max_connections,
-            slots: Arc::new(AtomicUsize::new(0)),
-            subs,
-            counters: Counters::default(),
-        }
-    }
-
-    /// Reserves a connection slot, or `None` when `--max-connections` are open.
-    pub(crate) fn reserve(&self) -> Option<Slot> {
-        self.slots
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < self.max_connections).then_some(n + 1))
-            .ok()
-            .map(|_| Slot(self.slots.clone()))
-    }
-
-    /// The number of reserved slots (connections not yet finished).
-    pub(crate) fn open_slots(&self) -> usize {
-        self.slots.load(Ordering::Acquire)
+    pub(crate) fn new(max_per_match: usize, max_matches: usize, subs: Option<mpsc::UnboundedSender<SubCmd>>) -> Hub {
+        Hub { inner: Mutex::new(Inner::default()), max_per_match, max_matches, subs, counters: Counters::default() }
     }
 
     /// Whether a connection to `match_id` could join now as far as `--max-matches` goes (the check
@@ -234,16 +219,15 @@ impl Hub {
 }
 
 fn deliver(peer: &Peer, out: Out, counters: &Counters) {
-    let bytes = match &out {
-        Out::Frame(b) => Some(b.len() as u64),
-        Out::Joined => None,
+    let frame = match out {
+        Out::Frame(frame) => frame,
+        Out::Joined => return peer.control.joined(),
     };
-    match peer.tx.try_send(out) {
+    let bytes = frame.len() as u64;
+    match peer.tx.try_send(frame) {
         Ok(()) => {
-            if let Some(bytes) = bytes {
-                counters.frames_forwarded.fetch_add(1, Ordering::Relaxed);
-                counters.bytes_forwarded.fetch_add(bytes, Ordering::Relaxed);
-            }
+            counters.frames_forwarded.fetch_add(1, Ordering::Relaxed);
+            counters.bytes_forwarded.fetch_add(bytes, Ordering::Relaxed);
         }
         Err(mpsc::error::TrySendError::Full(_)) => peer.control.close((1008, "too slow")),
         Err(mpsc::error::TrySendError::Closed(_)) => {}

@@ -10,15 +10,31 @@
 //! - `GET /match/{id}` upgrades to a WebSocket; `id` is 1 to 64 characters of `[A-Za-z0-9_-]`, anything
 //!   else gets HTTP 400. Each binary message of a client is one frame, forwarded unchanged as one binary
 //!   message to every *other* connection of the match. When a connection joins, the match's other
-//!   connections receive the text message `joined`. A connection is joined before its upgrade is answered,
-//!   so a client whose socket is open receives every frame sent after that. A text message closes the
-//!   sender's connection (1003).
-//! - Limits: message size (1009), rate (1008), idle time, connections per match (4008 `match full`),
-//!   matches and connections in all (HTTP 503 before the upgrade, or 1013 after it).
+//!   connections receive the text message `joined` (at most one a second each: joins that come sooner
+//!   are told by one `joined` at the end of that second). A connection is joined before its upgrade is
+//!   answered, so a client whose socket is open receives every frame sent after that. A text message
+//!   closes the sender's connection (1003).
+//! - Limits, each falling on the client that goes over it: message size (1009), frames a second (every
+//!   frame counts, fragments too) and fragments a message (1008, 1009), idle time, connections per match
+//!   (4008 `match full`); sockets in all and per source address, and new WebSocket connections a second
+//!   per source address (HTTP 503 or 429 before the upgrade); matches in all (HTTP 503, or 1013 after
+//!   the upgrade); the time to send a request head (the socket is closed). Every close the relay starts
+//!   carries a close code and a reason.
 //! - With a Redis URL the frames cross between relay processes over Redis pub/sub
 //!   (channel `tesseract-relay:{match id}`), so several processes serve one match.
-//! - `GET /health` answers `ok`, `GET /stats` a JSON object of counters; optionally a directory of static
-//!   files is served at `/`.
+//! - `GET /health` answers `ok` (503 while Redis is unreachable in Redis mode), `GET /stats` a JSON
+//!   object of aggregate counts; optionally a directory of static files (no dotfiles) is served at `/`.
+//!
+//! # Design
+//!
+//! The relay cannot tell a player from a stranger who knows the match id, so no limit may let one
+//! client's behaviour be charged to another. Each limit counts what its client sends (its frames, its
+//! sockets, its upgrades); what the relay sends a player because of others (frames, `joined`) never
+//! counts against that player, and `joined`, which players answer by retransmitting, is sent to each at
+//! most once a second however fast others join. The WebSocket library hands out whole messages only,
+//! so the frame limits read the frame headers as the bytes pass (`meter`); the socket limits count from
+//! the accept, before a byte is read, and its own accept loop gives each HTTP connection a header
+//! timeout, which axum's server does not.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), tesseract_relay::Error> {
@@ -31,7 +47,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -42,9 +58,13 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 mod conn;
+mod events;
 mod http;
 mod hub;
+mod limits;
+mod meter;
 mod redis_bus;
+mod server;
 
 pub use redis_bus::CHANNEL_PREFIX;
 
@@ -56,8 +76,9 @@ pub struct Config {
     /// The largest message a client may send, in bytes: a longer one is refused by its header, before
     /// it is read, and closes its connection with 1009.
     pub max_frame: usize,
-    /// Messages a second each connection may send (every message counts, pings and pongs too), in bursts
-    /// of up to twice as many; going over closes the connection with 1008. At least 1.
+    /// Frames a second each connection may send (every frame counts: each fragment of a message, pings
+    /// and pongs; not its close), in bursts of up to twice as many; going over closes the connection
+    /// with 1008. At least 1.
     pub rate: u32,
     /// A connection that sends nothing at all (no pong either) for this long is closed (1001); the relay
     /// pings every connection every quarter of it.
@@ -66,8 +87,22 @@ pub struct Config {
     pub max_per_match: usize,
     /// Match ids with connections in this process; a connection that would open one more is refused.
     pub max_matches: usize,
-    /// WebSocket connections of this process; a further one is refused with HTTP 503.
+    /// Client sockets of this process, HTTP and WebSocket, counted from their accept (one still sending
+    /// its request counts too); a further one is answered HTTP 503 and closed at once.
     pub max_connections: usize,
+    /// Client sockets from one source address (an IPv4 address, or an IPv6 /64), counted like
+    /// `max_connections`; a further one is answered HTTP 429 and closed at once.
+    pub max_connections_per_address: usize,
+    /// New WebSocket connections a second from one source address, in bursts of up to twice as many; an
+    /// upgrade over it is answered HTTP 429. At least 1.
+    pub connect_rate_per_address: u32,
+    /// A socket that has not sent a complete request head this long after it connected (or after its
+    /// last answer, when kept alive) is closed. A WebSocket message in fragments must also end within it
+    /// (1008).
+    pub header_timeout: Duration,
+    /// Whether `/stats` also reports the frames and bytes forwarded, which change with every frame of
+    /// every match (whoever reads them can time the moves of a match that is alone on the relay).
+    pub stats_traffic: bool,
     /// Messages waiting to be written to one client; a connection whose queue is full (a client that
     /// does not read) is closed (1008) rather than slowing anybody else.
     pub queue: usize,
@@ -87,6 +122,10 @@ impl Default for Config {
             max_per_match: 4,
             max_matches: 10_000,
             max_connections: 20_000,
+            max_connections_per_address: 32,
+            connect_rate_per_address: 10,
+            header_timeout: Duration::from_secs(10),
+            stats_traffic: false,
             queue: 128,
             redis: None,
             static_dir: None,
@@ -132,6 +171,8 @@ pub(crate) struct Shared {
     config: Config,
     hub: Arc<hub::Hub>,
     bus: Option<Arc<redis_bus::Bus>>,
+    limits: Arc<limits::Limits>,
+    events: events::Events,
     next_conn: AtomicU64,
 }
 
@@ -149,9 +190,6 @@ pub struct Relay {
     supervisor: Option<tokio::task::JoinHandle<()>>,
 }
 
-/// How long a stopping relay waits for its connections to close.
-const DRAIN: Duration = Duration::from_secs(5);
-
 impl Relay {
     /// Opens the listening socket (and in Redis mode the connections to Redis).
     ///
@@ -159,11 +197,18 @@ impl Relay {
     /// The address cannot be bound, a setting is out of range, the static directory is not a directory,
     /// or Redis cannot be reached.
     pub async fn bind(config: Config) -> Result<Relay, Error> {
-        if config.rate == 0 || config.max_frame == 0 || config.queue == 0 {
-            return Err(Error::Config("rate, max_frame and queue must be at least 1"));
+        if config.rate == 0 || config.max_frame == 0 || config.queue == 0 || config.connect_rate_per_address == 0 {
+            return Err(Error::Config("rate, max_frame, queue and connect_rate_per_address must be at least 1"));
         }
-        if config.idle_timeout.is_zero() || config.max_per_match == 0 {
-            return Err(Error::Config("idle_timeout and max_per_match must be above 0"));
+        if config.idle_timeout.is_zero()
+            || config.header_timeout.is_zero()
+            || config.max_per_match == 0
+            || config.max_connections == 0
+            || config.max_connections_per_address == 0
+        {
+            return Err(Error::Config(
+                "idle_timeout, header_timeout, max_per_match, max_connections and max_connections_per_address must be above 0",
+            ));
         }
         if let Some(dir) = &config.static_dir
             && std::fs::read_dir(dir).is_err()
@@ -179,7 +224,12 @@ impl Relay {
             None => (None, None),
         };
         let listener = TcpListener::bind(config.listen).await.map_err(|e| Error::Listen(config.listen, e))?;
-        let hub = Arc::new(hub::Hub::new(config.max_per_match, config.max_matches, config.max_connections, subs));
+        let hub = Arc::new(hub::Hub::new(config.max_per_match, config.max_matches, subs));
+        let limits = Arc::new(limits::Limits::new(
+            config.max_connections,
+            config.max_connections_per_address,
+            config.connect_rate_per_address,
+        ));
         let (bus, supervisor) = match bus {
             Some((bus, link, rx)) => {
                 let task = bus.clone().supervise(Arc::downgrade(&hub), config.max_frame, rx, link);
@@ -187,7 +237,8 @@ impl Relay {
             }
             None => (None, None),
         };
-        let shared = Arc::new(Shared { config, hub, bus, next_conn: AtomicU64::new(0) });
+        let events = events::Events::default();
+        let shared = Arc::new(Shared { config, hub, bus, limits, events, next_conn: AtomicU64::new(0) });
         Ok(Relay { listener, shared, supervisor })
     }
 
@@ -200,40 +251,19 @@ impl Relay {
     }
 
     /// Serves until `shutdown` resolves, then stops accepting (the listening socket is closed), closes
-    /// every WebSocket with 1001 and waits for the connections to end (at most five seconds for the HTTP
-    /// ones, then at most five for the WebSocket ones).
+    /// every WebSocket with 1001, lets the HTTP connections finish their request, and waits at most five
+    /// seconds for all of them to end (dropping what is left).
     ///
     /// # Errors
-    /// The server's I/O errors.
+    /// None at present (accept errors such as running out of file descriptors are told on standard
+    /// error and survived); the `Result` leaves room for them.
     pub async fn serve(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), Error> {
         let Relay { listener, shared, supervisor } = self;
-        let hub = shared.hub.clone();
-        let app = http::router(shared.clone());
-        let stopping = hub.clone();
-        let (stopped, stop_seen) = tokio::sync::oneshot::channel::<()>();
-        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-            shutdown.await;
-            stopping.close_all((1001, "relay shutting down"), true);
-            let _ = stopped.send(());
-        });
-        // The server returns once its listener is closed and every HTTP connection has ended; one that
-        // never finishes its request is not waited for longer than the drain time.
-        let served = tokio::select! {
-            served = server.into_future() => served,
-            () = async {
-                let _ = stop_seen.await;
-                tokio::time::sleep(DRAIN).await;
-            } => Ok(()),
-        };
-        // The listener is closed; the WebSocket connections are closing.
-        let deadline = tokio::time::Instant::now() + DRAIN;
-        while hub.open_slots() > 0 && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        server::serve(listener, shared, shutdown).await;
         if let Some(task) = supervisor {
             task.abort();
         }
-        served.map_err(Error::Serve)
+        Ok(())
     }
 }
 

@@ -109,6 +109,11 @@ impl Bus {
         Ok(Link { sink, stream, publisher })
     }
 
+    /// Whether the relay has a working session with Redis now (subscribed, and its pings answered).
+    pub(crate) fn is_up(&self) -> bool {
+        self.up.load(Ordering::Acquire)
+    }
+
     /// Publishes a frame (`Some`) or a `joined` event (`None`) of connection `conn` on the match's
     /// channel.
     pub(crate) async fn publish(&self, match_id: &str, conn: ConnId, frame: Option<&[u8]>) -> Result<(), ()> {

@@ -27,7 +27,7 @@ fn fresh_id(name: &str) -> String {
 }
 
 fn redis_config(url: &str) -> Config {
-    Config { redis: Some(url.to_string()), ..config() }
+    Config { redis: Some(url.to_string()), stats_traffic: true, ..config() }
 }
 
 /// How many subscribers the channel of `match_id` has.
@@ -186,7 +186,8 @@ impl Drop for OwnRedis {
 }
 
 /// Redis dies: the relays keep running and close their match connections with 1011 (new ones too,
-/// right after joining); Redis comes back: they reconnect, and a match across both works again.
+/// right after joining), and `/health` answers 503 `redis unavailable`; Redis comes back: they
+/// reconnect, `/health` is `ok` again, and a match across both works again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "starts its own redis-server: run by scripts/test.sh"]
 async fn losing_redis_closes_with_1011_and_the_relays_recover() {
@@ -200,10 +201,12 @@ async fn losing_redis_closes_with_1011_and_the_relays_recover() {
     expect_joined(&mut a).await;
     send(&mut a, b"1").await;
     expect_frame(&mut b, b"1").await;
+    assert_eq!(one.get("/health").await, (200, "ok".to_string()));
     redis.kill();
     assert_eq!(expect_close(&mut a).await, (1011, "redis unavailable".to_string()));
     assert_eq!(expect_close(&mut b).await.0, 1011);
-    assert_eq!(one.get("/health").await, (200, "ok".to_string()));
+    assert_eq!(one.get("/health").await, (503, "redis unavailable".to_string()));
+    assert_eq!(two.get("/health").await, (503, "redis unavailable".to_string()));
     let mut early = one.join("lost").await;
     assert_eq!(expect_close(&mut early).await.0, 1011, "no Redis yet");
     redis.restart();
@@ -221,6 +224,8 @@ async fn losing_redis_closes_with_1011_and_the_relays_recover() {
             }
         }
     };
+    assert_eq!(one.get("/health").await, (200, "ok".to_string()));
+    assert_eq!(two.get("/health").await, (200, "ok".to_string()));
     send(&mut b, b"2").await;
     expect_frame(&mut a, b"2").await;
     send(&mut a, b"3").await;

@@ -44,26 +44,41 @@ async fn two_clients_exchange_frames_both_ways_unchanged_and_in_order() {
 }
 
 /// `joined` goes to every other connection of the match when one joins, never to the joiner, never to
-/// another match.
+/// another match; at once when the connection had none for a second, and otherwise one `joined` for
+/// all the joins of that second, at its end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn joined_goes_to_the_others_of_the_match() {
-    let server = Server::start(config()).await;
+async fn joined_goes_to_the_others_of_the_match_at_most_once_a_second() {
+    let server = Server::start(Config { max_per_match: 8, ..config() }).await;
     let mut a = server.join("j").await;
     let mut x = server.join("j2").await;
     expect_silence(&mut a, Duration::from_millis(100)).await;
+    let joining = Instant::now();
     let mut b = server.join("j").await;
     expect_joined(&mut a).await;
+    assert!(joining.elapsed() < JOINED_EVERY, "the first joined comes at once: {:?}", joining.elapsed());
+    let told = Instant::now();
     let mut c = server.join("j").await;
-    expect_joined(&mut a).await;
     expect_joined(&mut b).await;
+    expect_joined(&mut a).await;
+    assert!(told.elapsed() >= JOINED_EVERY - Duration::from_millis(50), "a's second joined waited out the second");
     expect_silence(&mut c, Duration::from_millis(200)).await;
     expect_silence(&mut x, Duration::from_millis(10)).await;
+    // Three joins within the second after a joined: one joined for all three, at the end of the second.
+    let told = Instant::now();
+    let mut more = Vec::new();
+    for _ in 0..3 {
+        more.push(server.join("j").await);
+    }
+    assert!(told.elapsed() < JOINED_EVERY / 2, "the joins were quick enough for this test: {:?}", told.elapsed());
+    expect_joined(&mut c).await;
+    assert_eq!(expect_joined_settled(&mut a).await, 1, "one joined for three joins");
     // A reconnection: b leaves and comes back; a and c are told.
     b.close(None).await.unwrap();
     drop(b);
     let _b = server.join("j").await;
     expect_joined(&mut a).await;
-    expect_joined(&mut c).await;
+    expect_joined_settled(&mut c).await;
+    drop(more);
     server.stop().await;
 }
 
@@ -91,16 +106,7 @@ async fn an_oversized_frame_closes_only_its_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_frame_is_refused_by_its_header() {
     let server = Server::start(config()).await;
-    let mut tcp = TcpStream::connect(server.addr).await.unwrap();
-    let request = format!("GET /match/huge HTTP/1.1\r\nHost: {}\r\n{}\r\n\r\n", server.addr, UPGRADE.join("\r\n"));
-    tcp.write_all(request.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        tcp.read_exact(&mut byte).await.unwrap();
-        head.push(byte[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    let mut tcp = raw_join(server.addr, "huge").await;
     // FIN + binary, masked, 64-bit length 2^30, a mask, and a few bytes of payload.
     let mut header = vec![0x82, 0xff];
     header.extend_from_slice(&(1u64 << 30).to_be_bytes());
@@ -179,10 +185,7 @@ async fn the_per_match_cap() {
     let mut fifth = server.join("cap").await;
     let (code, reason) = expect_close(&mut fifth).await;
     assert_eq!((code, reason.as_str()), (4008, "match full"));
-    for _ in 0..3 {
-        expect_joined(&mut first).await;
-    }
-    expect_silence(&mut first, Duration::from_millis(100)).await;
+    expect_joined_settled(&mut first).await;
     // Another match is not affected.
     let mut elsewhere = server.join("cap2").await;
     let _elsewhere2 = server.join("cap2").await;
@@ -191,11 +194,7 @@ async fn the_per_match_cap() {
     let mut leaving = rest.pop().unwrap();
     leaving.close(None).await.unwrap();
     while next(&mut leaving).await.is_some() {}
-    let deadline = Instant::now() + PATIENCE;
-    while server.stats().await["connections"] != 5 {
-        assert!(Instant::now() < deadline);
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    server.wait_for_stat("connections", 5).await;
     let _again = server.join("cap").await;
     expect_joined(&mut first).await;
     server.stop().await;
@@ -282,23 +281,61 @@ async fn the_idle_timeout() {
     assert!(closed);
 }
 
-/// `/health` and the counters of `/stats`.
+/// The aggregate counts of `/stats` by default: no figure that changes with the frames of a match.
+const AGGREGATE_KEYS: [&str; 9] = [
+    "matches",
+    "connections",
+    "sockets",
+    "rss_bytes",
+    "refused_connect_rate",
+    "refused_per_address",
+    "refused_full",
+    "header_timeouts",
+    "accept_errors",
+];
+
+/// `/health`, and `/stats`: by default aggregate counts only, whatever the matches send.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_and_stats() {
+async fn health_and_stats_by_default() {
     let server = Server::start(config()).await;
     assert_eq!(server.get("/health").await, (200, "ok".to_string()));
-    let stats = server.stats().await;
-    assert_eq!((stats["matches"].as_u64(), stats["connections"].as_u64()), (Some(0), Some(0)), "{stats}");
+    let before = server.stats().await;
+    let keys: Vec<&str> = before.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut expected = AGGREGATE_KEYS.to_vec();
+    expected.sort_unstable();
+    assert_eq!(keys, expected, "{before}");
+    assert_eq!((before["matches"].as_u64(), before["connections"].as_u64()), (Some(0), Some(0)), "{before}");
+    assert_eq!(before["sockets"], 1, "the socket of this request: {before}");
     if cfg!(target_os = "linux") {
-        assert!(stats["rss_bytes"].as_u64().unwrap() > 1 << 20, "{stats}");
+        assert!(before["rss_bytes"].as_u64().unwrap() > 1 << 20, "{before}");
     }
+    let mut a = server.join("s1").await;
+    let mut b = server.join("s1").await;
+    expect_joined(&mut a).await;
+    for n in 0..10 {
+        send(&mut a, &frame(n, 100)).await;
+        expect_frame(&mut b, &frame(n, 100)).await;
+    }
+    let stats = server.stats().await;
+    assert_eq!((stats["matches"].as_u64(), stats["connections"].as_u64()), (Some(1), Some(2)), "{stats}");
+    assert_eq!(stats["sockets"], 3, "two WebSockets and this request: {stats}");
+    for key in &AGGREGATE_KEYS[4..] {
+        assert_eq!(stats[key], 0, "{key}: {stats}");
+    }
+    assert!(stats.get("frames_forwarded").is_none() && stats.get("bytes_forwarded").is_none(), "{stats}");
+    server.stop().await;
+}
+
+/// `--stats-traffic`: `/stats` also counts the frames and bytes forwarded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_traffic() {
+    let server = Server::start(Config { stats_traffic: true, ..config() }).await;
     let mut a = server.join("s1").await;
     let mut b = server.join("s1").await;
     let mut c = server.join("s1").await;
     let _d = server.join("s2").await;
-    expect_joined(&mut a).await;
-    expect_joined(&mut a).await;
-    expect_joined(&mut b).await;
+    expect_joined_settled(&mut a).await;
+    expect_joined_settled(&mut b).await;
     send(&mut a, &frame(1, 100)).await; // to b and c: two frames, 200 bytes
     expect_frame(&mut b, &frame(1, 100)).await;
     send(&mut b, &frame(2, 50)).await; // to a and c: two frames, 100 bytes
@@ -311,7 +348,7 @@ async fn health_and_stats() {
     assert_eq!(stats["frames_forwarded"], 4, "{stats}");
     assert_eq!(stats["bytes_forwarded"], 300, "{stats}");
     let keys: Vec<&String> = stats.as_object().unwrap().keys().collect();
-    assert_eq!(keys.len(), 5, "{stats}");
+    assert_eq!(keys.len(), AGGREGATE_KEYS.len() + 2, "{stats}");
     server.stop().await;
 }
 
@@ -325,9 +362,8 @@ async fn a_client_that_never_reads_does_not_stall_the_others() {
     let mut a = server.join("slow").await;
     let mut b = server.join("slow").await;
     let stuck = server.join("slow").await; // never reads
-    expect_joined(&mut a).await;
-    expect_joined(&mut a).await;
-    expect_joined(&mut b).await;
+    expect_joined_settled(&mut a).await;
+    expect_joined_settled(&mut b).await;
     let start = Instant::now();
     let mut dropped_at = None;
     for n in 0..ROUNDS {
@@ -402,6 +438,12 @@ async fn static_files() {
     std::fs::write(dir.join("main.js"), "export {}").unwrap();
     std::fs::write(dir.join("sub/index.html"), "sub").unwrap();
     std::fs::write(dir.join("plain/file.txt"), "x").unwrap();
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(".git/config"), "secret").unwrap();
+    std::fs::write(dir.join(".env"), "secret").unwrap();
+    std::fs::write(dir.join("sub/.hidden"), "secret").unwrap();
+    std::fs::create_dir_all(dir.join(".dir")).unwrap();
+    std::fs::write(dir.join(".dir/index.html"), "secret").unwrap();
     let server = Server::start(Config { static_dir: Some(dir.clone()), ..config() }).await;
     let header = |h: &[(String, String)], name: &str| h.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let (status, h, body) = http(server.addr, "GET", "/", &[]).await;
@@ -417,6 +459,23 @@ async fn static_files() {
     for path in ["/../Cargo.toml", "/sub/../../Cargo.toml", "/%2e%2e/Cargo.toml", "/sub/%2e%2e/%2e%2e/etc/passwd"] {
         let (status, _, body) = http(server.addr, "GET", path, &[]).await;
         assert!(status == 404 || status == 400, "{path}: {status} {body}");
+    }
+    // Dotfiles and dot-directories: 404, however the dot is written.
+    for path in [
+        "/.env",
+        "/.git/config",
+        "/sub/.hidden",
+        "/.dir/",
+        "/.dir/index.html",
+        "/%2egit/config",
+        "/%2Eenv",
+        "/sub/%2ehidden",
+    ] {
+        for method in ["GET", "HEAD"] {
+            let (status, _, body) = http(server.addr, method, path, &[]).await;
+            assert_eq!(status, 404, "{method} {path}");
+            assert!(!body.contains("secret"), "{method} {path}: {body}");
+        }
     }
     let (status, _, body) = http(server.addr, "HEAD", "/index.html", &[]).await;
     assert_eq!((status, body.as_str()), (200, ""));
@@ -451,14 +510,13 @@ async fn garbage_does_not_hurt() {
     drop(raw);
     expect_joined(&mut ws).await;
     expect_joined(&mut other).await;
-    // An unmasked frame from a client (a protocol error) ends only that connection, unforwarded.
-    let mut raw = TcpStream::connect(server.addr).await.unwrap();
-    raw.write_all(request.as_bytes()).await.unwrap();
+    // An unmasked frame from a client (a protocol error) ends only that connection, unforwarded, with
+    // a close frame 1002.
+    let mut raw = raw_join(server.addr, "g").await;
     expect_joined(&mut ws).await;
     expect_joined(&mut other).await;
-    raw.write_all(&[0x82, 0x03, b'a', b'b', b'c']).await.unwrap();
-    let mut rest = Vec::new();
-    tokio::time::timeout(PATIENCE, raw.read_to_end(&mut rest)).await.expect("the relay ends it").unwrap_or_default();
+    raw.write_all(&raw_frame(0x82, b"abc", false)).await.unwrap();
+    assert_eq!(raw_close(&mut raw).await, Some((1002, "protocol error".to_string())));
     send(&mut ws, b"fine").await;
     expect_frame(&mut other, b"fine").await;
     assert_eq!(server.get("/health").await, (200, "ok".to_string()));
@@ -467,4 +525,38 @@ async fn garbage_does_not_hurt() {
     server.stop().await;
     assert!(stopping.elapsed() < Duration::from_secs(8), "{:?}", stopping.elapsed());
     drop((junk, half));
+}
+
+/// A request to `/match/ID` that is not a WebSocket upgrade the relay takes: 400 (not an upgrade, no
+/// key, not HTTP/1.1), 426 with the version it speaks (another WebSocket version), 405 (not GET); the
+/// accept key of a good one is RFC 6455's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_that_are_not_upgrades() {
+    let server = Server::start(config()).await;
+    let header = |h: &[(String, String)], name: &str| h.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let (status, _, body) = http(server.addr, "GET", "/match/m", &[]).await;
+    assert_eq!((status, body.as_str()), (400, "not a WebSocket upgrade\n"));
+    let no_key = &UPGRADE[..3];
+    let (status, _, body) = http(server.addr, "GET", "/match/m", no_key).await;
+    assert_eq!((status, body.as_str()), (400, "no Sec-WebSocket-Key\n"));
+    let old = ["Upgrade: websocket", "Connection: keep-alive, Upgrade", "Sec-WebSocket-Version: 8", UPGRADE[3]];
+    let (status, h, body) = http(server.addr, "GET", "/match/m", &old).await;
+    assert_eq!((status, body.as_str()), (426, "WebSocket version 13 only\n"));
+    assert_eq!(header(&h, "sec-websocket-version").as_deref(), Some("13"));
+    assert_eq!(http(server.addr, "POST", "/match/m", &UPGRADE).await.0, 405);
+    // HTTP/1.0 has no upgrade.
+    let mut tcp = TcpStream::connect(server.addr).await.unwrap();
+    let request = format!("GET /match/m HTTP/1.0\r\n{}\r\n\r\n", UPGRADE.join("\r\n"));
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tcp.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.0 400"), "{answer}");
+    // The example of RFC 6455 §1.3 (the key of UPGRADE).
+    let mut tcp = TcpStream::connect(server.addr).await.unwrap();
+    let request = format!("GET /match/m HTTP/1.1\r\nHost: a\r\n{}\r\n\r\n", UPGRADE.join("\r\n"));
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let head = read_head(&mut tcp).await.to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 101"), "{head}");
+    assert!(head.contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="), "{head}");
+    server.stop().await;
 }

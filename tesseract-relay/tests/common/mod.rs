@@ -4,13 +4,13 @@
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tesseract_relay::{Config, Relay};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
@@ -57,6 +57,15 @@ impl Server {
     pub async fn get(&self, path: &str) -> (u16, String) {
         let (status, _, body) = http(self.addr, "GET", path, &[]).await;
         (status, body)
+    }
+
+    /// Waits until `/stats` says `value` for `key`.
+    pub async fn wait_for_stat(&self, key: &str, value: u64) {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while self.stats().await[key] != value {
+            assert!(std::time::Instant::now() < deadline, "/stats never said {key} {value}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// The counters of `/stats`.
@@ -115,6 +124,24 @@ pub async fn expect_joined(ws: &mut Ws) {
     }
 }
 
+/// How often the relay sends a connection `joined` at most.
+pub const JOINED_EVERY: Duration = Duration::from_secs(1);
+
+/// The `joined` owed after joins: at least one comes, and a second may follow within [`JOINED_EVERY`]
+/// (the joins that come within a second of a `joined` are told by one `joined` when it is up). Returns
+/// how many came, once none came for a little more than [`JOINED_EVERY`]; anything else is a failure.
+pub async fn expect_joined_settled(ws: &mut Ws) -> usize {
+    expect_joined(ws).await;
+    let mut count = 1;
+    while let Ok(message) = tokio::time::timeout(JOINED_EVERY + Duration::from_millis(300), next(ws)).await {
+        match message {
+            Some(Message::Text(text)) if text.as_str() == "joined" => count += 1,
+            other => panic!("expected joined or silence, got {other:?}"),
+        }
+    }
+    count
+}
+
 /// The next message, which must be a close frame: its code and reason.
 pub async fn expect_close(ws: &mut Ws) -> (u16, String) {
     match next(ws).await {
@@ -160,7 +187,17 @@ pub async fn http(
     path: &str,
     headers: &[&str],
 ) -> (u16, Vec<(String, String)>, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
+    http_on(TcpStream::connect(addr).await.unwrap(), addr, method, path, headers).await
+}
+
+/// [`http`] on a connection already open (such as one from [`connect_from`]).
+pub async fn http_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+) -> (u16, Vec<(String, String)>, String) {
     let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
     if !headers.iter().any(|h| h.to_ascii_lowercase().starts_with("connection:")) {
         request.push_str("Connection: close\r\n");
@@ -176,13 +213,7 @@ pub async fn http(
 
 /// Reads an HTTP answer: its head, then a body of its `content-length` (none for HEAD), or to the end.
 async fn read_answer(stream: &mut TcpStream, head_only: bool) -> (u16, Vec<(String, String)>, String) {
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        stream.read_exact(&mut byte).await.expect("a complete head");
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8(head).unwrap();
+    let head = read_head(stream).await;
     let mut lines = head.lines();
     let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
     let headers: Vec<(String, String)> = lines
@@ -211,3 +242,108 @@ pub const UPGRADE: [&str; 4] = [
     "Sec-WebSocket-Version: 13",
     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
 ];
+
+/// A TCP connection to `addr` from the loopback address `from` (any of 127.0.0.0/8 on Linux), so that
+/// a test can be several clients' addresses.
+pub async fn connect_from(from: IpAddr, addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+/// A WebSocket client of match `id` connecting from `from`: the socket, or the HTTP status and body of
+/// the refusal.
+pub async fn try_join_from(from: IpAddr, addr: SocketAddr, id: &str) -> Result<Ws, (u16, String)> {
+    let tcp = connect_from(from, addr).await;
+    let url = format!("ws://{addr}/match/{id}");
+    let attempt = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp));
+    match tokio::time::timeout(PATIENCE, attempt).await.expect("the upgrade answers in time") {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            let body = response.body().as_deref().map(|b| String::from_utf8_lossy(b).to_string()).unwrap_or_default();
+            Err((response.status().as_u16(), body))
+        }
+        Err(e) => panic!("the upgrade failed: {e}"),
+    }
+}
+
+/// A raw TCP connection upgraded to a WebSocket on match `id` (the 101 read, nothing else).
+pub async fn raw_join(addr: SocketAddr, id: &str) -> TcpStream {
+    let mut tcp = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET /match/{id} HTTP/1.1\r\nHost: {addr}\r\n{}\r\n\r\n", UPGRADE.join("\r\n"));
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let head = read_head(&mut tcp).await;
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    tcp
+}
+
+/// Reads an HTTP answer's head, up to and with its empty line, and not a byte more.
+pub async fn read_head(tcp: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8];
+        tcp.read_exact(&mut byte).await.expect("a complete head");
+        head.push(byte[0]);
+    }
+    String::from_utf8(head).unwrap()
+}
+
+/// A client frame as bytes: the first byte (FIN, RSV and opcode bits) as given, masked with a zero mask
+/// unless `masked` is false.
+pub fn raw_frame(first: u8, payload: &[u8], masked: bool) -> Vec<u8> {
+    assert!(payload.len() < 126);
+    let mut f = vec![first, payload.len() as u8 | if masked { 0x80 } else { 0 }];
+    if masked {
+        f.extend_from_slice(&[0; 4]);
+    }
+    f.extend_from_slice(payload);
+    f
+}
+
+/// Reads the server's frames on a raw connection until its close frame: the close code and reason
+/// (`None` if the connection ended without one).
+pub async fn raw_close(tcp: &mut TcpStream) -> Option<(u16, String)> {
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let mut head = [0u8; 2];
+            tcp.read_exact(&mut head).await.ok()?;
+            let len = match head[1] & 0x7f {
+                126 => {
+                    let mut b = [0u8; 2];
+                    tcp.read_exact(&mut b).await.ok()?;
+                    u64::from(u16::from_be_bytes(b))
+                }
+                127 => {
+                    let mut b = [0u8; 8];
+                    tcp.read_exact(&mut b).await.ok()?;
+                    u64::from_be_bytes(b)
+                }
+                n => u64::from(n),
+            };
+            let mut payload = vec![0u8; len as usize];
+            tcp.read_exact(&mut payload).await.ok()?;
+            if head[0] & 0x0f == 0x8 {
+                let code = u16::from_be_bytes([payload[0], payload[1]]);
+                return Some((code, String::from_utf8_lossy(&payload[2..]).to_string()));
+            }
+        }
+    })
+    .await
+    .expect("the relay closes in time")
+}
+
+/// Waits until the relay has closed `tcp` (a read gives the end or an error): how long it took.
+pub async fn closed_by_relay(tcp: &mut TcpStream, patience: Duration) -> Duration {
+    let start = std::time::Instant::now();
+    let mut buf = [0u8; 1024];
+    tokio::time::timeout(patience, async {
+        while let Ok(n) = tcp.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("the relay closes the socket in time");
+    start.elapsed()
+}
