@@ -19,11 +19,14 @@
 //! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` override the tier's. A tier's
 //! wall-clock guard is left out, so that the output is a function of the arguments on any machine however
 //! busy; `--movetime` adds a guard. Malformed input (or a table too large to allocate): a message on stderr
-//! and exit code 2. Output to a closed pipe stops the search quietly.
+//! and exit code 2. A reader that closes the output (`| head -1`) ends the program at once, quietly, with
+//! exit code 141 (as for every example: `examples/common/out.rs`).
 
-use std::io::Write;
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
@@ -118,12 +121,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // A reader that goes away (`| head -1`) stops the search instead of a panic on the next line.
-    let stop = searcher.stop_flag();
-    let mut out = std::io::stdout().lock();
     let pos = game.position();
     let result = searcher.search(pos, game.history(), &limits, &options, |info| {
-        let line = format!(
+        outln!(
             "info depth {} score {} nodes {} nps {} pv {}",
             info.depth,
             info.score,
@@ -131,14 +131,10 @@ fn main() -> ExitCode {
             info.nps,
             text_line_string(pos, info.pv)
         );
-        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-            stop.store(true, Ordering::Relaxed);
-        }
     });
-    let last = match result.best_move {
-        Some(m) => format!("bestmove {}", TextMove::from_move(m, pos)),
-        None => "bestmove none".to_string(),
-    };
-    let _ = writeln!(out, "{last}");
+    match result.best_move {
+        Some(m) => outln!("bestmove {}", TextMove::from_move(m, pos)),
+        None => outln!("bestmove none"),
+    }
     ExitCode::SUCCESS
 }

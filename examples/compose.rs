@@ -23,6 +23,10 @@
 //!
 //! Malformed arguments (or a position that is not valid TFEN): a message on stderr and exit code 2.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -135,9 +139,9 @@ fn solve(args: &Args) -> Result<(), String> {
     let mut texts: Vec<String> = keys.iter().map(|&m| TextMove::from_move(m, &pos).to_string()).collect();
     texts.sort();
     for t in &texts {
-        println!("{t}");
+        outln!("{t}");
     }
-    println!("keys {}", texts.len());
+    outln!("keys {}", texts.len());
     Ok(())
 }
 
@@ -157,7 +161,7 @@ fn compose(args: &Args) -> Result<(), String> {
     while composer.tries < args.tries && args.count.is_none_or(|k| found < k) {
         if let Some(candidate) = composer.try_one() {
             found += 1;
-            println!("{}", candidate.to_record_text(&format!("s{}-t{}", args.seed, composer.tries)));
+            outln!("{}", candidate.to_record_text(&format!("s{}-t{}", args.seed, composer.tries)));
             if let Some(path) = &args.svg {
                 let numbered = numbered_path(path, found);
                 let svg = Picture::of(&candidate.position).to_svg();
@@ -174,6 +178,6 @@ fn compose(args: &Args) -> Result<(), String> {
         composer.no_position,
         started.elapsed()
     );
-    println!("candidates {found} tries {}", composer.tries);
+    outln!("candidates {found} tries {}", composer.tries);
     Ok(())
 }

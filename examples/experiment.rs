@@ -32,6 +32,10 @@
 //! `--json` naming the same file: a message on stderr and exit code 2, before any game. A file that cannot
 //! be written at the end: a message and exit code 1.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -175,9 +179,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    println!(
+    outln!(
         "experiment: {} games from each of {}, white {}, black {}, seed {}, first game {}, max plies {}",
-        args.games, args.armies, args.white, args.black, args.seed, args.first_game, args.max_plies
+        args.games,
+        args.armies,
+        args.white,
+        args.black,
+        args.seed,
+        args.first_game,
+        args.max_plies
     );
     let jobs: Vec<(usize, u64)> =
         (0..starts.len()).flat_map(|s| (args.first_game..args.first_game + args.games).map(move |k| (s, k))).collect();
@@ -215,8 +225,8 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     print_summary(&starts, &rows);
-    println!("time {:.1} s", elapsed.as_secs_f64());
-    println!("games {}", rows.len());
+    outln!("time {:.1} s", elapsed.as_secs_f64());
+    outln!("games {}", rows.len());
     ExitCode::SUCCESS
 }
 
@@ -264,7 +274,7 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
     for reason in EndReason::ALL {
         header.push_str(&format!(" {:>w$}", reason.name(), w = column(reason)));
     }
-    println!("{header}");
+    outln!("{header}");
     for (name, _) in starts {
         let games: Vec<&GameStats> = rows.iter().filter(|r| r.start == name).map(|r| &r.stats).collect();
         let n = games.len() as f64;
@@ -286,6 +296,6 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
             let share = 100.0 * games.iter().filter(|g| g.reason == reason).count() as f64 / n;
             line.push_str(&format!(" {:>w$.1}%", share, w = column(reason) - 1));
         }
-        println!("{line}");
+        outln!("{line}");
     }
 }

@@ -13,6 +13,10 @@
 //! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. The game
 //! logic is the library's ([`tesseract::tactoe`]); this file only talks.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -98,7 +102,7 @@ fn strength(level: u8) -> Strength {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.lines {
-        println!("{}", Lines::get().counts());
+        outln!("{}", Lines::get().counts());
         return ExitCode::SUCCESS;
     }
     if args.selfplay {
@@ -108,10 +112,10 @@ fn main() -> ExitCode {
     if let Some(pairs) = args.pairs {
         let seed = args.seed.expect("clap requires --seed");
         let a = Contestant::Engine(strength(args.strength));
-        println!("A: {a}");
-        println!("B: {}", args.opponent);
-        println!("seed {seed} pairs {pairs}");
-        println!("{}", play_match(a, args.opponent, pairs, seed));
+        outln!("A: {a}");
+        outln!("B: {}", args.opponent);
+        outln!("seed {seed} pairs {pairs}");
+        outln!("{}", play_match(a, args.opponent, pairs, seed));
         return ExitCode::SUCCESS;
     }
     let engine_side = match (args.versus, args.play_as) {
@@ -121,6 +125,8 @@ fn main() -> ExitCode {
     };
     match interactive(engine_side, args.strength) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output went away: quietly, as every example (`out::fail`).
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => out::fail(&e),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -151,10 +157,10 @@ fn run_selfplay(strength: Strength, seed: u64) {
     let mut game = Game::new();
     for (i, claim) in played.claims().iter().enumerate() {
         let claim = game.claim(claim.cell).expect("a finished game replays");
-        println!("{:>2}. {}", i + 1, describe(&claim, &game, ""));
+        outln!("{:>2}. {}", i + 1, describe(&claim, &game, ""));
     }
-    print!("{game}");
-    println!("{}", final_line(&game));
+    out!("{game}");
+    outln!("{}", final_line(&game));
 }
 
 const HELP: &str = "\

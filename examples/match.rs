@@ -28,6 +28,10 @@
 //! there are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a message on
 //! stderr and exit code 2.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -318,7 +322,7 @@ fn main() -> ExitCode {
                                     0.0 => "0-1",
                                     _ => "1/2-1/2",
                                 };
-                                println!(
+                                outln!(
                                     "game {:>3}: {w} - {b}: {result} ({}, {} plies) opening {}",
                                     index + 1,
                                     p.reason,
@@ -369,7 +373,7 @@ fn main() -> ExitCode {
     let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n - 1.0).max(1.0);
     let se = (var / n).sqrt();
     let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
-    println!(
+    outln!(
         "{} vs {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, Elo {:+.0} [95%: {:+.0}, {:+.0}] ({:.0} s)",
         specs[0].label(),
         specs[1].label(),
@@ -382,7 +386,7 @@ fn main() -> ExitCode {
     );
     for (spec, t) in specs.iter().zip(&totals) {
         if t.moves > 0 {
-            println!(
+            outln!(
                 "  {}: {:.0} ms/move, depth {:.1}, {:.0} nodes/move over {} moves",
                 spec.label(),
                 t.micros as f64 / 1000.0 / t.moves as f64,

@@ -70,6 +70,9 @@
 
 #[path = "common/files.rs"]
 mod files;
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 #[path = "common/lines.rs"]
 mod lines;
 #[path = "common/redis_link.rs"]
@@ -197,7 +200,7 @@ fn main() -> ExitCode {
         Err(e) => return usage(format!("--start: {e}")),
     };
     if args.new_link {
-        println!("--match {} --invite {}", MatchId::random(), InvitationSecret::random().to_hex().as_str());
+        outln!("--match {} --invite {}", MatchId::random(), InvitationSecret::random().to_hex().as_str());
         return ExitCode::SUCCESS;
     }
     if args.local {
@@ -212,7 +215,7 @@ fn main() -> ExitCode {
         None => IdentityKey::random(),
     };
     if args.print_identity {
-        println!("identity {}", me.identity());
+        outln!("identity {}", me.identity());
         return ExitCode::SUCCESS;
     }
     let Some(match_id) = args.match_id.as_deref() else {
@@ -267,11 +270,11 @@ fn main() -> ExitCode {
             Err(e) => return usage(e),
         },
     };
-    println!("identity {}", me.identity());
+    outln!("identity {}", me.identity());
     if saved.is_some() {
-        println!("resumed ply={}", session.ply());
+        outln!("resumed ply={}", session.ply());
         if let (Some(peer), Some(_)) = (session.peer_identity(), session.transcript_hash()) {
-            println!("established peer={peer} safety={}", safety(&session));
+            outln!("established peer={peer} safety={}", safety(&session));
         }
     }
     let state = args.state.clone().map(|path| StateFile::new(path, saved));
@@ -557,8 +560,8 @@ impl Player<'_> {
                 Some(rx) => {
                     let session = &mut self.session;
                     if matches!(session.action(), Action::Move | Action::AnswerDraw) && !prompted {
-                        println!("{}", session.position());
-                        println!(
+                        outln!("{}", session.position());
+                        outln!(
                             "{} to play{}: a move, draw, claim, resign or abort",
                             me,
                             if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" }
@@ -568,9 +571,9 @@ impl Player<'_> {
                     match rx.try_recv() {
                         Ok(Line::Text(line)) => match human_command(session, line.trim()) {
                             Ok(()) => prompted = false,
-                            Err(e) => println!("{e}"),
+                            Err(e) => outln!("{e}"),
                         },
-                        Ok(bad) => println!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
+                        Ok(bad) => outln!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
                         Err(_) => {}
                     }
                 }
@@ -578,7 +581,7 @@ impl Player<'_> {
             if self.session.moves().len() > before {
                 last_progress = Instant::now();
                 if !args.quiet {
-                    println!("move {} {} {}", self.session.ply(), me, self.session.moves()[before]);
+                    outln!("move {} {} {}", self.session.ply(), me, self.session.moves()[before]);
                 }
             }
             if self.flush() {
@@ -625,15 +628,15 @@ impl Player<'_> {
                         }
                         match e {
                             Event::Established { peer } => {
-                                println!("established peer={peer} safety={}", safety(&self.session));
+                                outln!("established peer={peer} safety={}", safety(&self.session));
                             }
                             Event::Moved { color, text, .. } if !args.quiet => {
-                                println!("move {} {} {text}", self.session.ply(), color);
+                                outln!("move {} {} {text}", self.session.ply(), color);
                                 prompted = false;
                             }
-                            Event::DrawOffered if !args.quiet => println!("draw offered by the peer"),
-                            Event::DrawDeclined if !args.quiet => println!("draw declined by the peer"),
-                            Event::GameOver(r) if !args.quiet => println!("game over: {r}"),
+                            Event::DrawOffered if !args.quiet => outln!("draw offered by the peer"),
+                            Event::DrawDeclined if !args.quiet => outln!("draw declined by the peer"),
+                            Event::GameOver(r) if !args.quiet => outln!("game over: {r}"),
                             _ => {}
                         }
                     }
@@ -747,7 +750,7 @@ fn online(args: &Args, session: Session, target: Target, state: Option<StateFile
         }
     };
     let session = &player.session;
-    println!("{}", final_line(session, reason));
+    outln!("{}", final_line(session, reason));
     let aborted = session.phase() == Phase::Aborted || session.result().is_none_or(|r| r.reason == EndReason::Aborted);
     if aborted { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
@@ -770,7 +773,7 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
     let report = duel(white, black, &mut wp, &mut bp, &mut relay, 200_000);
     if !args.quiet {
         for line in &report.log {
-            println!("{line}");
+            outln!("{line}");
         }
     }
     let mut counts = std::collections::BTreeMap::new();
@@ -778,12 +781,12 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
         *counts.entry(f.name()).or_insert(0) += 1;
     }
     let counts: Vec<String> = counts.iter().map(|(name, n)| format!("{name}={n}")).collect();
-    println!("faults committed by the relay: {}", counts.join(" "));
+    outln!("faults committed by the relay: {}", counts.join(" "));
     for (c, side) in [("white", &report.white), ("black", &report.black)] {
         let result = side.result.map_or("none".to_string(), |r| r.to_string());
         match &side.failure {
-            Some(e) => println!("{c}: detected a fault and aborted: {e}"),
-            None => println!("{c}: {result} after {} plies, hash {:016x}", side.moves.len(), side.hash),
+            Some(e) => outln!("{c}: detected a fault and aborted: {e}"),
+            None => outln!("{c}: {result} after {} plies, hash {:016x}", side.moves.len(), side.hash),
         }
     }
     let verdict = if !report.consistent() {
@@ -795,6 +798,6 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
     } else {
         "unfinished"
     };
-    println!("verdict: {verdict}");
+    outln!("verdict: {verdict}");
     if report.consistent() { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }

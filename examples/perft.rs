@@ -14,6 +14,10 @@
 //! overcommits memory may grant a reservation it cannot back, and then ends the process later, when the
 //! table fills.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -102,13 +106,13 @@ fn main() -> ExitCode {
     for (text, n) in &texts {
         total += n;
         if args.divide {
-            println!("{text} {n}");
+            outln!("{text} {n}");
         }
     }
     if args.depth == 0 {
         total = 1;
     }
-    println!("nodes {total}");
+    outln!("nodes {total}");
     ExitCode::SUCCESS
 }
 

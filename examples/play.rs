@@ -20,6 +20,10 @@
 //! renames it over the target, so a failed save leaves an earlier file as it was. `--load` and `load`
 //! read at most 16 MiB (a larger file is refused) and accept a UTF-8 byte-order mark.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::collections::{HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -235,9 +239,9 @@ impl Ui {
         out
     }
 
+    /// Prints `text` and a line ending; a closed standard output ends the program (`out::fail`).
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        out::check(writeln!(self.out, "{text}").and_then(|()| self.out.flush()));
     }
 
     fn show(&mut self, marks: &Marks) {
@@ -278,9 +282,7 @@ impl Ui {
                 stop.store(true, Ordering::Relaxed);
             }
             // Each finished iteration, as it comes.
-            let mut out = std::io::stdout();
-            let _ = writeln!(
-                out,
+            outln!(
                 "  depth {:>2}  score {:>8}  nodes {:>9}  {:>5} ms  pv {}",
                 info.depth,
                 score_text(info.score),
@@ -288,7 +290,6 @@ impl Ui {
                 info.elapsed.as_millis(),
                 text_line_string(&pos, info.pv)
             );
-            let _ = out.flush();
         });
         self.input.watching.store(false, Ordering::SeqCst);
         if watch && self.input.quit_pending() {
@@ -577,8 +578,7 @@ fn main() -> ExitCode {
     loop {
         let turn = ui.game.position().turn();
         let prompt = if ui.game.status().is_some() { "game over> ".to_string() } else { format!("{turn}> ") };
-        let _ = write!(ui.out, "{prompt}");
-        let _ = ui.out.flush();
+        out::check(write!(ui.out, "{prompt}").and_then(|()| ui.out.flush()));
         let line = match ui.input.next() {
             Some(Line::Text(line)) => line,
             Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {

@@ -66,19 +66,41 @@ pub fn example_under_shell(name: &str, setup: &str, args: &[&str]) -> Command {
 ///
 /// # Panics
 /// When the child is still running after `limit` (it is killed first), or cannot be started.
-pub fn run_within(mut command: Command, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
+pub fn run_within(command: Command, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
+    run_within_to(command, Stdio::piped(), stdin, limit)
+}
+
+/// Runs an example whose standard output is a pipe that nobody reads (its reading end is closed before
+/// the example starts, so its first write fails as after `| head -0`), feeding it `stdin`, for at most a
+/// minute; the output's `stdout` is empty.
+///
+/// # Panics
+/// As [`run_within`].
+pub fn run_with_closed_stdout(name: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut command = Command::new(example(name));
+    command.args(args);
+    run_within_to(command, writer.into(), stdin.to_vec(), std::time::Duration::from_secs(60))
+}
+
+/// [`run_within`] with `stdout` as the child's standard output (the output's `stdout` is what came
+/// through it when it is [`Stdio::piped`], else empty).
+pub fn run_within_to(mut command: Command, stdout: Stdio, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
     use std::io::Read;
     let mut child =
-        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the child starts");
+        command.stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::piped()).spawn().expect("the child starts");
     let mut input = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
     });
-    let mut pipe_out = child.stdout.take().expect("piped stdout");
+    let mut pipe_out = child.stdout.take();
     let mut pipe_err = child.stderr.take().expect("piped stderr");
     let out = std::thread::spawn(move || {
         let mut v = Vec::new();
-        let _ = pipe_out.read_to_end(&mut v);
+        if let Some(pipe) = pipe_out.as_mut() {
+            let _ = pipe.read_to_end(&mut v);
+        }
         v
     });
     let err = std::thread::spawn(move || {
