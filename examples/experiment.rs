@@ -24,19 +24,23 @@
 //! start, game, seed, white, black, plies, result, reason, mean_branching, max_branching, captures,
 //! promotions, checks, white_pieces, black_pieces, engine_nodes), `--json FILE` the run's settings and
 //! the same games as JSON; both in the order of the starts and game numbers, whatever the threads, each
-//! file replaced whole (written beside it, then renamed).
+//! file replaced whole (written beside it, then renamed). A symbolic link is followed to the file it names
+//! (which is replaced, the link kept; a dangling link creates the file where it points), a FIFO or a
+//! character device is written straight through, and `-` is standard output, which then holds that file
+//! alone: the first line and the table go to stderr.
 //!
 //! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000,
 //! `--threads` 1 to 1,024, `nodes=N` 1 to 1,000,000,000. A value out of range, an unknown player or start,
-//! a start named twice, an output file whose folder does not exist (or that is a folder), or `--csv` and
-//! `--json` naming the same file: a message on stderr and exit code 2, before any game. A file that cannot
+//! a start named twice, an output file whose folder does not exist, an output that is a folder, a block
+//! device or a socket (or a link to one), or `--csv` and `--json` naming the same file (through a link
+//! too): a message on stderr and exit code 2, before any game. A file that cannot
 //! be written at the end: a message and exit code 1.
 
 #[macro_use]
 #[path = "common/out.rs"]
 mod out;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -50,6 +54,8 @@ use tesseract::search::playout::{CsvWriter, EndReason, GameResult, GameStats, Pl
 
 #[path = "common/files.rs"]
 mod files;
+
+use files::Target;
 
 #[derive(Parser, Debug)]
 #[command(about = "Seeded games by the hundred: statistics as CSV and JSON, and a summary table")]
@@ -78,10 +84,12 @@ struct Args {
     /// Worker threads, 1 to 1024 (default: every core).
     #[arg(long, value_parser = count(1..=1024))]
     threads: Option<u64>,
-    /// Write one CSV row a game to FILE.
+    /// Write one CSV row a game to FILE (a link is followed to its file; `-`: standard output, the table
+    /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write the settings and the games as JSON to FILE.
+    /// Write the settings and the games as JSON to FILE (a link is followed to its file; `-`: standard
+    /// output, the table then goes to stderr).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
 }
@@ -134,32 +142,23 @@ fn starts(text: &str) -> Result<Vec<(String, Position)>, String> {
     Ok(out)
 }
 
-/// Refuses, before any game, an output path that cannot be a file: its folder missing, or a folder itself.
-fn check_output(flag: &str, path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(format!("{flag}: {} is a folder", path.display()));
-    }
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(format!("{flag}: the folder {} does not exist", folder.display()));
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let setup = (|| {
         let starts = starts(&args.armies)?;
+        // Refused before any game: a folder, a block device, a socket, a file whose folder is missing.
+        let mut targets = Vec::new();
         for (flag, path) in [("--csv", &args.csv), ("--json", &args.json)] {
             if let Some(path) = path {
-                check_output(flag, path)?;
+                targets.push(files::output_target(path).map_err(|e| format!("{flag}: {}: {e}", path.display()))?);
             }
         }
-        if args.csv.is_some() && args.csv == args.json {
+        if targets.len() == 2 && targets[0] == targets[1] {
             return Err("--csv and --json name the same file".to_string());
+        }
+        if targets.contains(&Target::Stdout) {
+            // Standard output holds the file alone; the table goes to stderr.
+            out::to_stderr();
         }
         // The engines' tables must be allocatable (each thread allocates its own).
         Playout::try_new(args.white, args.black).map_err(|e| e.to_string())?;
@@ -241,7 +240,7 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
             csv.into_inner()
         })()
         .map_err(|e| format!("--csv: {e}"))?;
-        files::write_atomic(path, &csv).map_err(|e| format!("--csv: {}: {e}", path.display()))?;
+        files::write_output(path, &csv).map_err(|e| format!("--csv: {}: {e}", files::output_name(path)))?;
     }
     if let Some(path) = &args.json {
         let names: Vec<String> = starts.iter().map(|(n, _)| n.clone()).collect();
@@ -257,7 +256,7 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
         };
         let mut json = serde_json::to_vec(&report).map_err(|e| format!("--json: {e}"))?;
         json.push(b'\n');
-        files::write_atomic(path, &json).map_err(|e| format!("--json: {}: {e}", path.display()))?;
+        files::write_output(path, &json).map_err(|e| format!("--json: {}: {e}", files::output_name(path)))?;
     }
     Ok(())
 }

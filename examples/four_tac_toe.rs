@@ -10,7 +10,9 @@
 //! ```
 //!
 //! Commands are read from standard input, one per line, so a game can be scripted through a pipe; the end
-//! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. The game
+//! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. `svg FILE`
+//! writes as `play`'s `save` does (`examples/common/files.rs`: a link followed, a FIFO written through,
+//! a folder refused, `-` for standard output). The game
 //! logic is the library's ([`tesseract::tactoe`]); this file only talks.
 
 #[macro_use]
@@ -171,7 +173,8 @@ commands:
   undo         take back your last claim (u)
   board        draw the board (b)
   text         the state as text; record: the claims so far
-  svg FILE     write a picture of the grid (SVG: the claims, the completed lines)
+  svg FILE     write a picture of the grid (SVG: the claims, the completed lines); a link is followed
+               to its file, `svg -` prints it
   help         this list (?)
   quit         leave (q); the end of input leaves too";
 
@@ -229,9 +232,11 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
             ["text" | "t"] => writeln!(out, "{}", game.text())?,
             ["record"] => writeln!(out, "{}", game.record())?,
             ["svg", path] => {
-                match files::write_atomic(std::path::Path::new(path), game.picture().to_svg().as_bytes()) {
-                    Ok(()) => writeln!(out, "wrote {path}")?,
-                    Err(e) => writeln!(out, "could not write {path}: {e}")?,
+                let path = std::path::Path::new(path);
+                let name = files::output_name(path);
+                match files::write_output(path, game.picture().to_svg().as_bytes()) {
+                    Ok(()) => writeln!(out, "wrote {name}")?,
+                    Err(e) => writeln!(out, "could not write {name}: {e}")?,
                 }
             }
             ["undo" | "u"] => {

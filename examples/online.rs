@@ -40,7 +40,8 @@
 //! **Resuming.** `--state FILE` (with `--key`) saves the session (keys, chain, moves, unacknowledged
 //! frames: `tesseract_wire::Session::save_state`, format in PROTOCOL.md §11) after every change and
 //! before sending what the change queued, atomically (a temporary file in the same folder, renamed over
-//! FILE). If FILE exists at the start, the player resumes the match it holds instead of starting a new
+//! FILE; a symbolic link is followed first, so the file it names is replaced and the link kept, and a
+//! FIFO or a character device is written straight through). If FILE exists at the start, the player resumes the match it holds instead of starting a new
 //! handshake (it prints `resumed ply=<n>`, and the `established` line again once the handshake was
 //! done); a state of another match id, color, start, key, peer or invitation is refused (exit code 2).
 //! When the state cannot be saved (a full disk, a lost folder) nothing is sent: the frames stay queued
@@ -78,7 +79,6 @@ mod lines;
 #[path = "common/redis_link.rs"]
 mod redis_link;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -110,7 +110,8 @@ struct Args {
     /// The start position: light, standard, dense (4D), classic or chess960:N.
     #[arg(long, default_value = "standard")]
     start: String,
-    /// This player's long-term key file (created if missing, readable by its owner only).
+    /// This player's long-term key file (created if missing, readable by its owner only; through a
+    /// dangling link, where the link points).
     #[arg(long, value_name = "FILE")]
     key: Option<String>,
     /// The peer's identity to pin (32 hex digits).
@@ -299,12 +300,13 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
         Err(e) => return Err(e.to_string()),
     }
     let key = IdentityKey::random();
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).map_err(|e| e.to_string())?;
-    writeln!(file, "{}", key.to_hex().as_str()).map_err(|e| e.to_string())?;
+    // Through a dangling link, the file is created where the link points.
+    let hex = key.to_hex();
+    // Room for the line ending: no copy of the key is left behind by a reallocation.
+    let mut text = Zeroizing::new(Vec::with_capacity(hex.as_str().len() + 1));
+    text.extend_from_slice(hex.as_str().as_bytes());
+    text.push(b'\n');
+    files::create_secret(path, &text).map_err(|e| e.to_string())?;
     Ok(key)
 }
 

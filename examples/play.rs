@@ -16,9 +16,13 @@
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
 //! `quit` or the end of input stops them at once, cutting short a search under way; other lines
-//! typed meanwhile are taken in order afterwards. `save` writes a temporary file in the same folder and
-//! renames it over the target, so a failed save leaves an earlier file as it was. `--load` and `load`
-//! read at most 16 MiB (a larger file is refused) and accept a UTF-8 byte-order mark.
+//! typed meanwhile are taken in order afterwards. `save` (and `svg`) writes a temporary file beside the
+//! target and renames it over the target, so a failed save leaves an earlier file as it was; a symbolic
+//! link is followed first (a chain of them, a relative one from the link's folder, a dangling one: the
+//! file is created where it points) and stays a link, a FIFO or a character device is written straight
+//! through, a folder, a block device or a socket is refused with a message, and `save -` or `svg -`
+//! prints to standard output. `--load` and `load` read at most 16 MiB (a larger file is refused) and
+//! accept a UTF-8 byte-order mark.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -88,8 +92,10 @@ Commands:
   moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
   board             draw the board again
   undo              take back your last move (and the engine's reply)
-  save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn)
-  svg FILE          write a picture of the position (SVG: the last move marked, a king in check red)
+  save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn);
+                    a link is followed to its file, `save -` prints it
+  svg FILE          write a picture of the position (SVG: the last move marked, a king in check red);
+                    `svg -` prints it
   load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
   fen               print the position's text
   history           print the moves played
@@ -381,9 +387,10 @@ impl Ui {
         if let Some(&m) = self.game.moves().last() {
             picture = picture.last_move(m.from, m.to);
         }
-        match files::write_atomic(Path::new(path), picture.to_svg().as_bytes()) {
-            Ok(()) => self.say(&format!("Wrote the picture of the position to {path}.")),
-            Err(e) => self.say(&format!("Could not write {path}: {e}")),
+        let name = files::output_name(Path::new(path));
+        match files::write_output(Path::new(path), picture.to_svg().as_bytes()) {
+            Ok(()) => self.say(&format!("Wrote the picture of the position to {name}.")),
+            Err(e) => self.say(&format!("Could not write {name}: {e}")),
         }
     }
 
@@ -394,10 +401,11 @@ impl Ui {
         } else {
             serde_json::to_string_pretty(&record).map(|json| json + "\n").map_err(|e| e.to_string())
         };
-        let result = text.and_then(|t| files::write_atomic(Path::new(path), t.as_bytes()).map_err(|e| e.to_string()));
+        let result = text.and_then(|t| files::write_output(Path::new(path), t.as_bytes()).map_err(|e| e.to_string()));
+        let name = files::output_name(Path::new(path));
         match result {
-            Ok(()) => self.say(&format!("Saved {} moves to {path}.", record.moves.len())),
-            Err(e) => self.say(&format!("Could not save to {path}: {e}")),
+            Ok(()) => self.say(&format!("Saved {} moves to {name}.", record.moves.len())),
+            Err(e) => self.say(&format!("Could not save to {name}: {e}")),
         }
     }
 

@@ -160,7 +160,7 @@ fn bad_arguments_exit_2_before_any_game() {
         (vec!["--armies", "chess960:960"], "--armies: "),
         (vec!["--armies", "classic,classic"], "\"classic\" is named twice"),
         (vec!["--csv", missing.to_str().unwrap()], "does not exist"),
-        (vec!["--json", folder], "is a folder"),
+        (vec!["--json", folder], "a folder, not a file"),
         (vec!["--csv", same, "--json", same], "the same file"),
         (vec!["--bogus"], "--bogus"),
     ];
@@ -216,5 +216,61 @@ dense        100     1286.9     242.6      7     83     10       17.0%        0.
 games 300";
     assert_eq!(without_time(&stdout(&out)), expected);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 301);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outputs_follow_links_write_fifos_through_and_take_a_dash_for_stdout() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = common::scratch("experiment-targets");
+    let (here, there) = (dir.join("here"), dir.join("there"));
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&there).unwrap();
+    // --csv through a link to a file in another folder, --json into a FIFO that this test reads.
+    let real = there.join("real.csv");
+    std::fs::write(&real, "old").unwrap();
+    let link = here.join("out.csv");
+    symlink(&real, &link).unwrap();
+    let fifo = here.join("out.json");
+    common::mkfifo(&fifo);
+    let reader = common::read_fifo(&fifo);
+    let small = ["--games", "1", "--armies", "classic", "--max-plies", "4"];
+    let out = run(&[&small[..], &["--csv", link.to_str().unwrap(), "--json", fifo.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("games 1\n"), "{}", stdout(&out));
+    assert!(common::is_link(&link), "the link was replaced by a file");
+    let csv = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(csv.lines().next(), Some(HEADER), "the file the link names has the CSV");
+    // Before the reader is waited for: a replaced FIFO never gets a writer.
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    let report: serde_json::Value = serde_json::from_slice(&reader.join().unwrap()).unwrap();
+    assert_eq!(report["games"].as_array().unwrap().len(), 1);
+    assert_eq!(common::names(&here), ["out.csv", "out.json"]);
+    assert_eq!(common::names(&there), ["real.csv"]);
+
+    // `--csv -`: standard output holds the CSV alone, the table goes to stderr.
+    let out = run(&[&small[..], &["--csv", "-"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out), csv, "the same CSV as in the file");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("experiment: 1 games from each of classic") && stderr.ends_with("games 1\n"),
+        "{stderr}"
+    );
+    // Both to standard output, a link to the other file, or a socket: refused before any game.
+    let socket = here.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let json = there.join("real.json");
+    for (args, message) in [
+        (vec!["--csv", "-", "--json", "-"], "--csv and --json name the same file".to_string()),
+        (vec!["--csv", real.to_str().unwrap(), "--json", link.to_str().unwrap()], "the same file".to_string()),
+        (vec!["--json", socket.to_str().unwrap()], format!("--json: {}: a socket, not a file", socket.display())),
+    ] {
+        let out = run(&[&small[..], &args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && stderr.contains(&message), "{args:?}: {stderr}");
+    }
+    assert!(!json.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

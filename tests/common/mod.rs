@@ -127,3 +127,43 @@ pub fn run_within_to(mut command: Command, stdout: Stdio, stdin: Vec<u8>, limit:
     let _ = writer.join();
     Output { status, stdout: out.join().expect("stdout reader"), stderr: err.join().expect("stderr reader") }
 }
+
+/// A fresh empty folder for one test's files, under target/ (never a system folder such as /dev).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tesseract-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Makes a FIFO at `path` (with mkfifo(1): the tests have no libc of their own).
+pub fn mkfifo(path: &std::path::Path) {
+    assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success(), "mkfifo {}", path.display());
+}
+
+/// Reads the FIFO at `path` to its end on a thread (opening it waits for a writer).
+pub fn read_fifo(path: &std::path::Path) -> std::thread::JoinHandle<Vec<u8>> {
+    use std::io::Read;
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::fs::File::open(path).expect("the FIFO opens").read_to_end(&mut v).expect("the FIFO reads");
+        v
+    })
+}
+
+/// Whether `path` is a symbolic link.
+pub fn is_link(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The names in `dir`, sorted.
+pub fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
