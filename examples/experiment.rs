@@ -33,8 +33,9 @@
 //! `--threads` 1 to 1,024, `nodes=N` 1 to 1,000,000,000. A value out of range, an unknown player or start,
 //! a start named twice, an output file whose folder does not exist, an output that is a folder, a block
 //! device or a socket (or a link to one), or `--csv` and `--json` naming the same file (through a link
-//! too): a message on stderr and exit code 2, before any game. A file that cannot
-//! be written at the end: a message and exit code 1.
+//! too): a message on stderr and exit code 2, before any game. A file that cannot be written at the end
+//! (a full disk, a folder removed meanwhile): the other file is still written, the table printed, and
+//! then a message per failed file on stderr and exit code 1.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -219,18 +220,31 @@ fn main() -> ExitCode {
         }
     };
     let elapsed = started.elapsed();
-    if let Err(e) = write_outputs(&args, &starts, &rows) {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
+    // The files first (a reader of the table may leave after its first lines), then the table, then what
+    // could not be written: a failed file never hides the summary of the games played.
+    let failures = write_outputs(&args, &starts, &rows);
     print_summary(&starts, &rows);
     outln!("time {:.1} s", elapsed.as_secs_f64());
     outln!("games {}", rows.len());
-    ExitCode::SUCCESS
+    for e in &failures {
+        eprintln!("error: {e}");
+    }
+    if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Writes the CSV and JSON files asked for.
-fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -> Result<(), String> {
+/// Writes the CSV and JSON files asked for, each whatever became of the other; the messages of those that
+/// could not be written. A reader of standard output (`-`) that went away ends the run quietly
+/// (`out::fail`).
+fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut write = |flag: &str, path: &PathBuf, contents: std::io::Result<Vec<u8>>| {
+        let written = contents.and_then(|bytes| files::write_output(path, &bytes));
+        match written {
+            Ok(()) => {}
+            Err(e) if path.as_os_str() == "-" => out::fail(&e),
+            Err(e) => failures.push(format!("{flag}: {}: {e}", files::output_name(path))),
+        }
+    };
     if let Some(path) = &args.csv {
         let csv = (|| {
             let mut csv = CsvWriter::new(Vec::new())?;
@@ -238,9 +252,8 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
                 csv.write(row.start, row.game, &row.stats)?;
             }
             csv.into_inner()
-        })()
-        .map_err(|e| format!("--csv: {e}"))?;
-        files::write_output(path, &csv).map_err(|e| format!("--csv: {}: {e}", files::output_name(path)))?;
+        })();
+        write("--csv", path, csv);
     }
     if let Some(path) = &args.json {
         let names: Vec<String> = starts.iter().map(|(n, _)| n.clone()).collect();
@@ -254,11 +267,13 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
             starts: &names,
             games: rows,
         };
-        let mut json = serde_json::to_vec(&report).map_err(|e| format!("--json: {e}"))?;
-        json.push(b'\n');
-        files::write_output(path, &json).map_err(|e| format!("--json: {}: {e}", files::output_name(path)))?;
+        let json = serde_json::to_vec(&report).map(|mut json| {
+            json.push(b'\n');
+            json
+        });
+        write("--json", path, json.map_err(std::io::Error::other));
     }
-    Ok(())
+    failures
 }
 
 /// The table: one line per start.

@@ -241,9 +241,8 @@ fn outputs_follow_links_write_fifos_through_and_take_a_dash_for_stdout() {
     assert!(common::is_link(&link), "the link was replaced by a file");
     let csv = std::fs::read_to_string(&real).unwrap();
     assert_eq!(csv.lines().next(), Some(HEADER), "the file the link names has the CSV");
-    // Before the reader is waited for: a replaced FIFO never gets a writer.
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
-    let report: serde_json::Value = serde_json::from_slice(&reader.join().unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&reader.contents()).unwrap();
     assert_eq!(report["games"].as_array().unwrap().len(), 1);
     assert_eq!(common::names(&here), ["out.csv", "out.json"]);
     assert_eq!(common::names(&there), ["real.csv"]);
@@ -272,5 +271,31 @@ fn outputs_follow_links_write_fifos_through_and_take_a_dash_for_stdout() {
         assert!(out.stdout.is_empty() && stderr.contains(&message), "{args:?}: {stderr}");
     }
     assert!(!json.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_that_cannot_be_written_at_the_end_still_leaves_the_table() {
+    // No regular file may grow past 0 bytes (`ulimit -f 0`, which binds root too): the start check passes
+    // (the folder is there), and the CSV fails when it is written after the games. The JSON goes into a
+    // FIFO (not a regular file, so not limited) and is still written; the table is printed; then the
+    // failed file is reported, with exit code 1.
+    let dir = common::scratch("experiment-failed-file");
+    let (csv, fifo) = (dir.join("out.csv"), dir.join("out.json"));
+    common::mkfifo(&fifo);
+    let reader = common::read_fifo(&fifo);
+    let args = ["--games", "2", "--armies", "light,classic", "--max-plies", "6", "--csv", csv.to_str().unwrap()];
+    let args = [&args[..], &["--json", fifo.to_str().unwrap()]].concat();
+    let command = common::example_under_shell("experiment", "trap '' XFSZ; ulimit -f 0", &args);
+    let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(60));
+    let (text, stderr) = (stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{text}{stderr}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("start ") && lines[2].starts_with("light ") && lines[3].starts_with("classic "));
+    assert_eq!(lines.last(), Some(&"games 4"), "{text}");
+    assert_eq!(stderr, format!("error: --csv: {}: File too large (os error 27)\n", csv.display()));
+    let report: serde_json::Value = serde_json::from_slice(&reader.contents()).unwrap();
+    assert_eq!(report["games"].as_array().unwrap().len(), 4, "the other file is written");
+    assert_eq!(common::names(&dir), ["out.json"], "no file, nor a temporary one, is left for the CSV");
     let _ = std::fs::remove_dir_all(&dir);
 }

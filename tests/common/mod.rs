@@ -142,15 +142,39 @@ pub fn mkfifo(path: &std::path::Path) {
     assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success(), "mkfifo {}", path.display());
 }
 
+/// A thread that reads a FIFO to its end (see [`read_fifo`]).
+pub struct FifoReader {
+    path: PathBuf,
+    thread: std::thread::JoinHandle<Vec<u8>>,
+}
+
 /// Reads the FIFO at `path` to its end on a thread (opening it waits for a writer).
-pub fn read_fifo(path: &std::path::Path) -> std::thread::JoinHandle<Vec<u8>> {
+pub fn read_fifo(path: &std::path::Path) -> FifoReader {
     use std::io::Read;
     let path = path.to_path_buf();
-    std::thread::spawn(move || {
+    let at = path.clone();
+    let thread = std::thread::spawn(move || {
         let mut v = Vec::new();
-        std::fs::File::open(path).expect("the FIFO opens").read_to_end(&mut v).expect("the FIFO reads");
+        std::fs::File::open(at).expect("the FIFO opens").read_to_end(&mut v).expect("the FIFO reads");
         v
-    })
+    });
+    FifoReader { path, thread }
+}
+
+impl FifoReader {
+    /// What came through, once the writer is done. Call it after the writer ended: a reader still waiting
+    /// for a writer after five seconds is let go (the FIFO opened for writing and closed), so a writer that
+    /// never came makes the bytes empty instead of the test hang.
+    pub fn contents(self) -> Vec<u8> {
+        let started = std::time::Instant::now();
+        while !self.thread.is_finished() && started.elapsed() < std::time::Duration::from_secs(5) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        if !self.thread.is_finished() {
+            drop(std::fs::OpenOptions::new().write(true).open(&self.path));
+        }
+        self.thread.join().expect("the FIFO's reader")
+    }
 }
 
 /// Whether `path` is a symbolic link.
