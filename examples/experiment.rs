@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! cargo run --release --example experiment -- [--games N] [--armies NAMES] [--white PLAYER]
-//!     [--black PLAYER] [--seed N] [--first-game N] [--max-plies N] [--threads N] [--csv FILE]
-//!     [--json FILE]
+//!     [--black PLAYER] [--seed N] [--first-game N] [--max-plies N] [--threads N] [--memory MB]
+//!     [--csv FILE] [--json FILE]
 //! ```
 //!
 //! `--armies` takes comma-separated start names (`light`, `standard`, `dense`, `raumschach`, `classic`,
@@ -29,13 +29,22 @@
 //! character device is written straight through, and `-` is standard output, which then holds that file
 //! alone: the first line and the table go to stderr.
 //!
-//! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000,
-//! `--threads` 1 to 1,024, `nodes=N` 1 to 1,000,000,000. A value out of range, an unknown player or start,
-//! a start named twice, an output file whose folder does not exist, an output that is a folder, a block
-//! device or a socket (or a link to one), or `--csv` and `--json` naming the same file (through a link
-//! too): a message on stderr and exit code 2, before any game. A file that cannot be written at the end
-//! (a full disk, a folder removed meanwhile): the other file is still written, the table printed, and
-//! then a message per failed file on stderr and exit code 1.
+//! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000, `--threads` 1
+//! to 1,024 (no more start than there are games), `nodes=N` 1 to 1,000,000,000, `--memory` 1 to 65,536 MB
+//! (`tesseract_movegen::MAX_TABLE_MB`, the workspace's one cap on table sizes).
+//!
+//! Memory: each thread makes its own two engines (`Policy::table_mb`: a master's table is 16 MB, so two
+//! masters take 32 MB a thread), and a run whose tables take more together than `--memory` (by default
+//! the memory available, `MemAvailable` of `/proc/meminfo`; elsewhere the cap) is refused, naming how many
+//! threads would fit. Tables are not shared between threads (a table is a searcher's own) nor sized down
+//! (a smaller table would change the games, which must be the same for any `--threads`).
+//!
+//! A value out of range, an unknown player or start, a start named twice, tables that do not fit, an output
+//! file whose folder does not exist, an output that is a folder, a block device or a socket (or a link to one),
+//! or `--csv` and `--json` naming the same file (through a link too): a message on stderr and exit code 2,
+//! before any game. A file that cannot be written at the end (a full disk, a folder removed meanwhile): the
+//! other file is still written, the table printed, and then a message per failed file on stderr and exit code
+//! 1.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -51,6 +60,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use tesseract::board::{Position, start};
+use tesseract::movegen::MAX_TABLE_MB;
 use tesseract::search::playout::{CsvWriter, EndReason, GameResult, GameStats, Playout, Policy, game_seed};
 
 #[path = "common/files.rs"]
@@ -82,9 +92,14 @@ struct Args {
     /// A game still on after this many plies is a draw (ply_cap), 1 to 1000000.
     #[arg(long, default_value_t = Playout::DEFAULT_MAX_PLIES as u64, value_parser = count(1..=1_000_000))]
     max_plies: u64,
-    /// Worker threads, 1 to 1024 (default: every core).
+    /// Worker threads, 1 to 1024 (default: every core; no more than the games). Each makes its own engines,
+    /// whose tables must fit in --memory together.
     #[arg(long, value_parser = count(1..=1024))]
     threads: Option<u64>,
+    /// The most megabytes the engines' tables may take together, 1 to 65536 (default: the memory available,
+    /// MemAvailable of /proc/meminfo; elsewhere 65536).
+    #[arg(long, value_name = "MB", value_parser = count(1..=MAX_TABLE_MB as u64))]
+    memory: Option<u64>,
     /// Write one CSV row a game to FILE (a link is followed to its file; `-`: standard output, the table
     /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
@@ -130,6 +145,41 @@ struct Report<'a> {
     games: &'a [Row<'a>],
 }
 
+/// Refuses a run whose engines' tables (each thread makes its own two) take more memory together than
+/// `--memory`, or else the memory available: `MemAvailable` of `/proc/meminfo` on Linux, elsewhere the cap
+/// on table sizes ([`MAX_TABLE_MB`]).
+fn check_memory(args: &Args, threads: usize) -> Result<(), String> {
+    let (limit, source) = match (args.memory, available_mb()) {
+        (Some(mb), _) => (mb, "that --memory allows"),
+        (None, Some(mb)) => (mb, "available (MemAvailable in /proc/meminfo; --memory MB sets another limit)"),
+        (None, None) => (MAX_TABLE_MB as u64, "of the cap on table sizes (--memory MB sets another limit)"),
+    };
+    let (white, black) = (args.white.table_mb() as u64, args.black.table_mb() as u64);
+    let total = (white + black) * threads as u64;
+    if total <= limit {
+        return Ok(());
+    }
+    let fit = match limit / (white + black) {
+        0 => "not even one thread's tables fit".to_string(),
+        1 => "only one thread's tables fit (--threads 1)".to_string(),
+        n => format!("the tables of at most {n} threads fit (--threads {n})"),
+    };
+    let whose = if threads == 1 { "one thread's".to_string() } else { format!("{threads} threads'") };
+    Err(format!(
+        "{whose} engines take {total} MB of tables ({white} MB for white, {black} MB for black, in each \
+         thread), more than the {limit} MB {source}: {fit}"
+    ))
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in megabytes: the memory that can be had without swapping (Linux;
+/// `None` elsewhere, or when it cannot be read).
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// The starts named by `--armies`, or a message.
 fn starts(text: &str) -> Result<Vec<(String, Position)>, String> {
     let mut out: Vec<(String, Position)> = Vec::new();
@@ -161,10 +211,15 @@ fn main() -> ExitCode {
             // Standard output holds the file alone; the table goes to stderr.
             out::to_stderr();
         }
-        // The engines' tables must be allocatable (each thread allocates its own).
+        // No more threads than games: each thread makes its own engines.
+        let games = starts.len() * args.games as usize;
+        let threads = args
+            .threads
+            .map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize)
+            .min(games);
+        check_memory(&args, threads)?;
+        // The engines' tables must be allocatable.
         Playout::try_new(args.white, args.black).map_err(|e| e.to_string())?;
-        let threads =
-            args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .stack_size(16 << 20)

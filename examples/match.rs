@@ -24,9 +24,10 @@
 //! the game sequence, so a long match can be run in parts and the parts added up.
 //!
 //! Ranges: `--games` 1 to 1,000,000 and `--first-game` 0 to 1,000,000 (a game's number then always fits
-//! its seed); `--adjudicate` at least 1; `--opening-plies` at most 1,000. No more threads start than
-//! there are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a message on
-//! stderr and exit code 2.
+//! its seed); `hash=MB` 1 to 65,536 (`tesseract_movegen::MAX_TABLE_MB`, the workspace's one cap on table
+//! sizes); `--adjudicate` at least 1; `--opening-plies` at most 1,000. No more threads start than there
+//! are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a
+//! message on stderr and exit code 2.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -43,7 +44,7 @@ use clap::builder::RangedU64ValueParser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, start};
-use tesseract::movegen::legal_moves;
+use tesseract::movegen::{MAX_TABLE_MB, legal_moves};
 use tesseract::search::{Game, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
 #[derive(Parser, Debug)]
@@ -126,7 +127,7 @@ impl Spec {
                 Some(("nodes", v)) => limits.nodes = Some(number(v, u64::MAX)?),
                 Some(("soft", v)) => limits.soft_nodes = Some(number(v, u64::MAX)?),
                 Some(("depth", v)) => limits.depth = Some(number(v, MAX_PLY as u64)? as u32),
-                Some(("hash", v)) => hash = number(v, 65_536)? as usize,
+                Some(("hash", v)) => hash = number(v, MAX_TABLE_MB as u64)? as usize,
                 Some(("noise", "0")) => options.noise = 0,
                 Some(("noise", v)) => options.noise = number(v, MAX_NOISE as u64)? as i32,
                 None if p == "nonull" => options.features.null_move = false,

@@ -299,3 +299,70 @@ fn a_file_that_cannot_be_written_at_the_end_still_leaves_the_table() {
     assert_eq!(common::names(&dir), ["out.json"], "no file, nor a temporary one, is left for the CSV");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn engines_whose_tables_do_not_fit_are_refused_before_any_game() {
+    let refused = |args: &[&str]| {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: no game may start");
+        stderr
+    };
+    // Each thread makes a master (16 MB) for each side: 4 threads take 128 MB.
+    let masters = ["--white", "master", "--black", "master", "--armies", "light", "--max-plies", "1", "--games", "4"];
+    assert_eq!(
+        refused(&[&masters[..], &["--threads", "4", "--memory", "100"]].concat()),
+        "error: 4 threads' engines take 128 MB of tables (16 MB for white, 16 MB for black, in each thread), more \
+         than the 100 MB that --memory allows: the tables of at most 3 threads fit (--threads 3)\n"
+    );
+    let stderr = refused(&[&masters[..], &["--threads", "2", "--memory", "40"]].concat());
+    assert!(stderr.ends_with("more than the 40 MB that --memory allows: only one thread's tables fit (--threads 1)\n"));
+    // A node budget sizes its table (nodes=10: 1 MB).
+    let stderr = refused(&["--white", "master", "--black", "nodes=10", "--threads", "1", "--memory", "10"]);
+    assert!(stderr.contains("one thread's engines take 17 MB of tables (16 MB for white, 1 MB for black"), "{stderr}");
+    assert!(stderr.ends_with("not even one thread's tables fit\n"), "{stderr}");
+    // The limit is within the one cap on table sizes.
+    for memory in ["0", "65537"] {
+        let stderr = refused(&["--games", "1", "--memory", memory]);
+        assert!(stderr.contains(&format!("{memory} is not in 1..=65536")), "{stderr}");
+    }
+    // No more threads start than there are games: one game from one start is one thread's tables, which
+    // fit exactly (the random white plays the only ply; black's master is made all the same).
+    let one = ["--white", "random", "--black", "master", "--armies", "light", "--games", "1", "--max-plies", "1"];
+    let out = run(&[&one[..], &["--threads", "4", "--memory", "16"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("games 1\n"));
+    // Without --memory, the limit is the memory available (Linux's MemAvailable): 1,024 threads of two
+    // masters take 32 GiB.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kb: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .unwrap()
+        .trim()
+        .trim_end_matches(" kB")
+        .parse()
+        .unwrap();
+    if kb / 1024 < 32 * 1024 {
+        let stderr = refused(&[
+            "--white",
+            "master",
+            "--black",
+            "master",
+            "--armies",
+            "light",
+            "--games",
+            "1024",
+            "--threads",
+            "1024",
+        ]);
+        assert!(stderr.starts_with("error: 1024 threads' engines take 32768 MB of tables"), "{stderr}");
+        assert!(
+            stderr.contains("MB available (MemAvailable in /proc/meminfo; --memory MB sets another limit)"),
+            "{stderr}"
+        );
+    } else {
+        eprintln!("note: {} MB available, more than 1,024 threads of masters take: that case was not run", kb / 1024);
+    }
+}

@@ -68,3 +68,15 @@ fn the_highest_first_game_plays() {
     assert!(text.contains("random vs random: 2 games, +0 =2 -0, score 50.0%, Elo +0"), "{text}");
     assert!(!text.contains("NaN"), "{text}");
 }
+
+#[test]
+fn a_table_over_the_cap_is_refused() {
+    // The workspace's one cap on table sizes (tesseract_movegen::MAX_TABLE_MB), as for every front end.
+    let out = run(&["--a", "beginner,hash=65537", "--b", "random", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: beginner,hash=65537: hash=65537: expected a number from 1 to 65536\n"
+    );
+}
