@@ -222,10 +222,7 @@ games 300";
 #[test]
 fn outputs_follow_links_write_fifos_through_and_take_a_dash_for_stdout() {
     use std::os::unix::fs::{FileTypeExt, symlink};
-    let dir = common::scratch("experiment-targets");
-    let (here, there) = (dir.join("here"), dir.join("there"));
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&there).unwrap();
+    let (dir, here, there) = common::scratch_here_there("experiment-targets");
     // --csv through a link to a file in another folder, --json into a FIFO that this test reads.
     let real = there.join("real.csv");
     std::fs::write(&real, "old").unwrap();

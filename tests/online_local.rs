@@ -299,16 +299,13 @@ fn a_key_file_is_read_with_a_cap() {
 #[test]
 fn a_key_file_is_created_through_a_dangling_link_where_it_points() {
     use std::os::unix::fs::{PermissionsExt, symlink};
-    let dir = common::scratch("online-key-link");
-    let (here, keys) = (dir.join("here"), dir.join("keys"));
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&keys).unwrap();
+    let (dir, here, there) = common::scratch_here_there("online-key-link");
     let link = here.join("me.key");
-    symlink("../keys/alice.key", &link).unwrap();
+    symlink("../there/alice.key", &link).unwrap();
     let first = run(&["--key", link.to_str().unwrap(), "--print-identity"]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     assert!(common::is_link(&link), "the link was replaced by a file");
-    let real = keys.join("alice.key");
+    let real = there.join("alice.key");
     assert_eq!(std::fs::read_to_string(&real).unwrap().trim().len(), 64);
     assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
     // Read back through the link: the same identity.

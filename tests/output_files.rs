@@ -18,7 +18,7 @@ use std::os::unix::fs::{FileTypeExt, PermissionsExt, symlink};
 use std::path::Path;
 use std::process::Command;
 
-use common::{is_link, mkfifo, names, read_fifo, scratch};
+use common::{is_link, mkfifo, names, read_fifo, scratch, scratch_here_there};
 use files::{Target, create_secret, output_target, target, write_atomic, write_secret};
 
 fn mode(path: &Path) -> u32 {
@@ -52,10 +52,7 @@ fn a_regular_file_is_replaced_whole_and_keeps_its_permissions() {
 
 #[test]
 fn a_link_is_followed_and_stays_a_link() {
-    let dir = scratch("link");
-    let (here, there) = (dir.join("here"), dir.join("there"));
-    fs::create_dir_all(&here).unwrap();
-    fs::create_dir_all(&there).unwrap();
+    let (_, here, there) = scratch_here_there("link");
     let real = there.join("out.csv");
     fs::write(&real, "old").unwrap();
     let link = here.join("out.csv");
@@ -91,10 +88,7 @@ fn a_chain_of_links_and_a_relative_link_are_followed() {
 
 #[test]
 fn a_dangling_link_creates_the_file_where_it_points() {
-    let dir = scratch("dangling");
-    let (here, there) = (dir.join("here"), dir.join("there"));
-    fs::create_dir_all(&here).unwrap();
-    fs::create_dir_all(&there).unwrap();
+    let (_, here, there) = scratch_here_there("dangling");
     let link = here.join("game.json");
     symlink("../there/new.json", &link).unwrap();
     write_atomic(&link, b"created").unwrap();

@@ -409,10 +409,7 @@ fn a_game_saved_as_pgn_loads_and_replays() {
 #[test]
 fn save_follows_a_relative_dangling_link_and_a_dash_prints_the_record() {
     use std::os::unix::fs::symlink;
-    let dir = common::scratch("play-targets");
-    let (here, there) = (dir.join("here"), dir.join("there"));
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&there).unwrap();
+    let (dir, here, there) = common::scratch_here_there("play-targets");
     // Relative to the link's folder (here), not to the working directory of the game (dir).
     let link = here.join("game.json");
     symlink("../there/game.json", &link).unwrap();

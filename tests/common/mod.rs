@@ -137,6 +137,16 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh scratch folder (see [`scratch`]) with two empty folders in it, `here` and `there` (for a link
+/// in one to a file in the other): the three paths.
+pub fn scratch_here_there(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let (here, there) = (dir.join("here"), dir.join("there"));
+    std::fs::create_dir_all(&here).expect("a scratch folder");
+    std::fs::create_dir_all(&there).expect("a scratch folder");
+    (dir, here, there)
+}
+
 /// Makes a FIFO at `path` (with mkfifo(1): the tests have no libc of their own).
 pub fn mkfifo(path: &std::path::Path) {
     assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success(), "mkfifo {}", path.display());
