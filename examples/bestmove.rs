@@ -16,20 +16,24 @@
 //! (a wall-clock guard) cuts the search short.
 //!
 //! Limits: a tier sets depth, node budget, table size and evaluation noise (default: master when no
-//! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` override the tier's. A tier's
+//! `--depth` or `--nodes` is given); `--depth`, `--nodes` and `--hash` (1 to 65536 MB:
+//! `tesseract_movegen::MAX_TABLE_MB`, the workspace's one cap on table sizes) override the tier's. A tier's
 //! wall-clock guard is left out, so that the output is a function of the arguments on any machine however
 //! busy; `--movetime` adds a guard. Malformed input (or a table too large to allocate): a message on stderr
-//! and exit code 2. Output to a closed pipe stops the search quietly.
+//! and exit code 2. A reader that closes the output (`| head -1`) ends the program at once, quietly, with
+//! exit code 141 (as for every example: `examples/common/out.rs`).
 
-use std::io::Write;
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
 use position::PositionArgs;
 use tesseract::board::TextMove;
-use tesseract::movegen::text_line_string;
+use tesseract::movegen::{MAX_TABLE_MB, text_line_string};
 use tesseract::search::{Game, Limits, Options, Searcher, Tier};
 
 #[path = "common/position.rs"]
@@ -58,7 +62,7 @@ struct Args {
     /// The game's seed (evaluation noise and tie-breaks).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes, 1 to 65536 (the workspace's cap on table sizes).
     #[arg(long)]
     hash: Option<usize>,
 }
@@ -94,8 +98,8 @@ fn setup(args: &Args) -> Result<(Game, Limits, Options, usize), String> {
         limits.time = Some(Duration::from_millis(ms));
     }
     if let Some(mb) = args.hash {
-        if mb == 0 || mb > 65_536 {
-            return Err("--hash: expected 1 to 65536 megabytes".to_string());
+        if mb == 0 || mb > MAX_TABLE_MB {
+            return Err(format!("--hash: expected 1 to {MAX_TABLE_MB} megabytes"));
         }
         hash = mb;
     }
@@ -118,12 +122,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // A reader that goes away (`| head -1`) stops the search instead of a panic on the next line.
-    let stop = searcher.stop_flag();
-    let mut out = std::io::stdout().lock();
     let pos = game.position();
     let result = searcher.search(pos, game.history(), &limits, &options, |info| {
-        let line = format!(
+        outln!(
             "info depth {} score {} nodes {} nps {} pv {}",
             info.depth,
             info.score,
@@ -131,14 +132,10 @@ fn main() -> ExitCode {
             info.nps,
             text_line_string(pos, info.pv)
         );
-        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-            stop.store(true, Ordering::Relaxed);
-        }
     });
-    let last = match result.best_move {
-        Some(m) => format!("bestmove {}", TextMove::from_move(m, pos)),
-        None => "bestmove none".to_string(),
-    };
-    let _ = writeln!(out, "{last}");
+    match result.best_move {
+        Some(m) => outln!("bestmove {}", TextMove::from_move(m, pos)),
+        None => outln!("bestmove none"),
+    }
     ExitCode::SUCCESS
 }

@@ -21,7 +21,15 @@
 //! RULES.md §4, sorted), then a last line `keys K` (`keys 0` when there is none). The search is exhaustive
 //! over every legal move.
 //!
+//! `--svg FILE` follows a symbolic link to the file it names, writes a FIFO or a character device
+//! straight through, and refuses a folder, a block device or a socket before any work; with `--solve`,
+//! `--svg -` writes the picture to standard output and the keys to stderr.
+//!
 //! Malformed arguments (or a position that is not valid TFEN): a message on stderr and exit code 2.
+
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,6 +43,8 @@ use tesseract::verify::mate::MateSolver;
 
 #[path = "common/files.rs"]
 mod files;
+
+use files::Target;
 
 #[derive(Parser, Debug)]
 #[command(about = "Compose mate-in-N studies for Tesseract, or list every key of a position")]
@@ -81,9 +91,10 @@ struct Args {
     /// Solver nodes allowed per try.
     #[arg(long, default_value_t = 2_000_000)]
     node_limit: u64,
-    /// Write pictures (SVG): with --solve, the position with an arrow per key, to this file; when composing,
-    /// each candidate's position, to this path with the candidate's number before the extension
-    /// (`study.svg` gives `study-1.svg`, `study-2.svg`, …).
+    /// Write pictures (SVG): with --solve, the position with an arrow per key, to this file (`-`: standard
+    /// output, the keys then go to stderr); when composing, each candidate's position, to this path with the
+    /// candidate's number before the extension (`study.svg` gives `study-1.svg`, `study-2.svg`, …). A link
+    /// is followed to its file, a FIFO or a character device written through; a folder is refused.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
 }
@@ -127,17 +138,25 @@ fn solve(args: &Args) -> Result<(), String> {
     if pos.geometry().dims() != 4 {
         return Err("--fen: the position must be a 4D Tesseract position".into());
     }
+    if let Some(path) = &args.svg {
+        // Refused before the search: a folder, a block device, a socket, a missing folder.
+        if files::output_target(path).map_err(|e| format!("--svg {}: {e}", path.display()))? == Target::Stdout {
+            // Standard output holds the picture alone; the keys go to stderr.
+            out::to_stderr();
+        }
+    }
     let keys = MateSolver::new().keys(&pos, args.n).map_err(|e| e.to_string())?;
     if let Some(path) = &args.svg {
         let picture = keys.iter().fold(Picture::of(&pos), |p, m| p.arrow(m.from, m.to));
-        files::write_atomic(path, picture.to_svg().as_bytes()).map_err(|e| format!("--svg {}: {e}", path.display()))?;
+        files::write_output(path, picture.to_svg().as_bytes())
+            .map_err(|e| format!("--svg {}: {e}", files::output_name(path)))?;
     }
     let mut texts: Vec<String> = keys.iter().map(|&m| TextMove::from_move(m, &pos).to_string()).collect();
     texts.sort();
     for t in &texts {
-        println!("{t}");
+        outln!("{t}");
     }
-    println!("keys {}", texts.len());
+    outln!("keys {}", texts.len());
     Ok(())
 }
 
@@ -152,16 +171,25 @@ fn compose(args: &Args) -> Result<(), String> {
     if let Some(white) = &args.white {
         composer.recipe = Some(Recipe::parse(white, &args.black).map_err(|e| format!("--white/--black: {e}"))?);
     }
+    if let Some(path) = &args.svg {
+        if path.as_os_str() == "-" {
+            return Err("--svg -: composing writes one picture per candidate, which standard output cannot hold \
+                        apart (give a file name, or use --solve)"
+                .into());
+        }
+        let first = numbered_path(path, 1);
+        files::output_target(&first).map_err(|e| format!("--svg {}: {e}", first.display()))?;
+    }
     let started = Instant::now();
     let mut found = 0;
     while composer.tries < args.tries && args.count.is_none_or(|k| found < k) {
         if let Some(candidate) = composer.try_one() {
             found += 1;
-            println!("{}", candidate.to_record_text(&format!("s{}-t{}", args.seed, composer.tries)));
+            outln!("{}", candidate.to_record_text(&format!("s{}-t{}", args.seed, composer.tries)));
             if let Some(path) = &args.svg {
                 let numbered = numbered_path(path, found);
                 let svg = Picture::of(&candidate.position).to_svg();
-                files::write_atomic(&numbered, svg.as_bytes())
+                files::write_output(&numbered, svg.as_bytes())
                     .map_err(|e| format!("--svg {}: {e}", numbered.display()))?;
             }
             eprintln!("candidate {found} at try {} ({:.1?})", composer.tries, started.elapsed());
@@ -174,6 +202,6 @@ fn compose(args: &Args) -> Result<(), String> {
         composer.no_position,
         started.elapsed()
     );
-    println!("candidates {found} tries {}", composer.tries);
+    outln!("candidates {found} tries {}", composer.tries);
     Ok(())
 }

@@ -17,6 +17,10 @@
 //! `solved N of M`. Moves in the suite are in UCI text. Malformed arguments or a line that is not EPD:
 //! a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -117,10 +121,10 @@ fn main() -> ExitCode {
         total += 1;
         solved += usize::from(ok);
         if !args.quiet {
-            println!("{id} {} {played} {}", if ok { "solved" } else { "missed" }, result.score);
+            outln!("{id} {} {played} {}", if ok { "solved" } else { "missed" }, result.score);
         }
     }
-    println!("solved {solved} of {total}");
+    outln!("solved {solved} of {total}");
     ExitCode::SUCCESS
 }
 

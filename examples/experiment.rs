@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! cargo run --release --example experiment -- [--games N] [--armies NAMES] [--white PLAYER]
-//!     [--black PLAYER] [--seed N] [--first-game N] [--max-plies N] [--threads N] [--csv FILE]
-//!     [--json FILE]
+//!     [--black PLAYER] [--seed N] [--first-game N] [--max-plies N] [--threads N] [--memory MB]
+//!     [--csv FILE] [--json FILE]
 //! ```
 //!
 //! `--armies` takes comma-separated start names (`light`, `standard`, `dense`, `raumschach`, `classic`,
@@ -24,15 +24,33 @@
 //! start, game, seed, white, black, plies, result, reason, mean_branching, max_branching, captures,
 //! promotions, checks, white_pieces, black_pieces, engine_nodes), `--json FILE` the run's settings and
 //! the same games as JSON; both in the order of the starts and game numbers, whatever the threads, each
-//! file replaced whole (written beside it, then renamed).
+//! file replaced whole (written beside it, then renamed). A symbolic link is followed to the file it names
+//! (which is replaced, the link kept; a dangling link creates the file where it points), a FIFO or a
+//! character device is written straight through, and `-` is standard output, which then holds that file
+//! alone: the first line and the table go to stderr.
 //!
-//! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000,
-//! `--threads` 1 to 1,024, `nodes=N` 1 to 1,000,000,000. A value out of range, an unknown player or start,
-//! a start named twice, an output file whose folder does not exist (or that is a folder), or `--csv` and
-//! `--json` naming the same file: a message on stderr and exit code 2, before any game. A file that cannot
-//! be written at the end: a message and exit code 1.
+//! Ranges: `--games` 1 to 1,000,000, `--first-game` 0 to 1,000,000, `--max-plies` 1 to 1,000,000, `--threads` 1
+//! to 1,024 (no more start than there are games), `nodes=N` 1 to 1,000,000,000, `--memory` 1 to 65,536 MB
+//! (`tesseract_movegen::MAX_TABLE_MB`, the workspace's one cap on table sizes).
+//!
+//! Memory: each thread makes its own two engines (`Policy::table_mb`: a master's table is 16 MB, so two
+//! masters take 32 MB a thread), and a run whose tables take more together than `--memory` (by default
+//! the memory available, `MemAvailable` of `/proc/meminfo`; elsewhere the cap) is refused, naming how many
+//! threads would fit. Tables are not shared between threads (a table is a searcher's own) nor sized down
+//! (a smaller table would change the games, which must be the same for any `--threads`).
+//!
+//! A value out of range, an unknown player or start, a start named twice, tables that do not fit, an output
+//! file whose folder does not exist, an output that is a folder, a block device or a socket (or a link to one),
+//! or `--csv` and `--json` naming the same file (through a link too): a message on stderr and exit code 2,
+//! before any game. A file that cannot be written at the end (a full disk, a folder removed meanwhile): the
+//! other file is still written, the table printed, and then a message per failed file on stderr and exit code
+//! 1.
 
-use std::path::{Path, PathBuf};
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -42,10 +60,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use tesseract::board::{Position, start};
+use tesseract::movegen::MAX_TABLE_MB;
 use tesseract::search::playout::{CsvWriter, EndReason, GameResult, GameStats, Playout, Policy, game_seed};
 
 #[path = "common/files.rs"]
 mod files;
+
+use files::Target;
 
 #[derive(Parser, Debug)]
 #[command(about = "Seeded games by the hundred: statistics as CSV and JSON, and a summary table")]
@@ -71,13 +92,20 @@ struct Args {
     /// A game still on after this many plies is a draw (ply_cap), 1 to 1000000.
     #[arg(long, default_value_t = Playout::DEFAULT_MAX_PLIES as u64, value_parser = count(1..=1_000_000))]
     max_plies: u64,
-    /// Worker threads, 1 to 1024 (default: every core).
+    /// Worker threads, 1 to 1024 (default: every core; no more than the games). Each makes its own engines,
+    /// whose tables must fit in --memory together.
     #[arg(long, value_parser = count(1..=1024))]
     threads: Option<u64>,
-    /// Write one CSV row a game to FILE.
+    /// The most megabytes the engines' tables may take together, 1 to 65536 (default: the memory available,
+    /// MemAvailable of /proc/meminfo; elsewhere 65536).
+    #[arg(long, value_name = "MB", value_parser = count(1..=MAX_TABLE_MB as u64))]
+    memory: Option<u64>,
+    /// Write one CSV row a game to FILE (a link is followed to its file; `-`: standard output, the table
+    /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write the settings and the games as JSON to FILE.
+    /// Write the settings and the games as JSON to FILE (a link is followed to its file; `-`: standard
+    /// output, the table then goes to stderr).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
 }
@@ -117,6 +145,41 @@ struct Report<'a> {
     games: &'a [Row<'a>],
 }
 
+/// Refuses a run whose engines' tables (each thread makes its own two) take more memory together than
+/// `--memory`, or else the memory available: `MemAvailable` of `/proc/meminfo` on Linux, elsewhere the cap
+/// on table sizes ([`MAX_TABLE_MB`]).
+fn check_memory(args: &Args, threads: usize) -> Result<(), String> {
+    let (limit, source) = match (args.memory, available_mb()) {
+        (Some(mb), _) => (mb, "that --memory allows"),
+        (None, Some(mb)) => (mb, "available (MemAvailable in /proc/meminfo; --memory MB sets another limit)"),
+        (None, None) => (MAX_TABLE_MB as u64, "of the cap on table sizes (--memory MB sets another limit)"),
+    };
+    let (white, black) = (args.white.table_mb() as u64, args.black.table_mb() as u64);
+    let total = (white + black) * threads as u64;
+    if total <= limit {
+        return Ok(());
+    }
+    let fit = match limit / (white + black) {
+        0 => "not even one thread's tables fit".to_string(),
+        1 => "only one thread's tables fit (--threads 1)".to_string(),
+        n => format!("the tables of at most {n} threads fit (--threads {n})"),
+    };
+    let whose = if threads == 1 { "one thread's".to_string() } else { format!("{threads} threads'") };
+    Err(format!(
+        "{whose} engines take {total} MB of tables ({white} MB for white, {black} MB for black, in each \
+         thread), more than the {limit} MB {source}: {fit}"
+    ))
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in megabytes: the memory that can be had without swapping (Linux;
+/// `None` elsewhere, or when it cannot be read).
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// The starts named by `--armies`, or a message.
 fn starts(text: &str) -> Result<Vec<(String, Position)>, String> {
     let mut out: Vec<(String, Position)> = Vec::new();
@@ -130,37 +193,33 @@ fn starts(text: &str) -> Result<Vec<(String, Position)>, String> {
     Ok(out)
 }
 
-/// Refuses, before any game, an output path that cannot be a file: its folder missing, or a folder itself.
-fn check_output(flag: &str, path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(format!("{flag}: {} is a folder", path.display()));
-    }
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(format!("{flag}: the folder {} does not exist", folder.display()));
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let setup = (|| {
         let starts = starts(&args.armies)?;
+        // Refused before any game: a folder, a block device, a socket, a file whose folder is missing.
+        let mut targets = Vec::new();
         for (flag, path) in [("--csv", &args.csv), ("--json", &args.json)] {
             if let Some(path) = path {
-                check_output(flag, path)?;
+                targets.push(files::output_target(path).map_err(|e| format!("{flag}: {}: {e}", path.display()))?);
             }
         }
-        if args.csv.is_some() && args.csv == args.json {
+        if targets.len() == 2 && targets[0] == targets[1] {
             return Err("--csv and --json name the same file".to_string());
         }
-        // The engines' tables must be allocatable (each thread allocates its own).
+        if targets.contains(&Target::Stdout) {
+            // Standard output holds the file alone; the table goes to stderr.
+            out::to_stderr();
+        }
+        // No more threads than games: each thread makes its own engines.
+        let games = starts.len() * args.games as usize;
+        let threads = args
+            .threads
+            .map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize)
+            .min(games);
+        check_memory(&args, threads)?;
+        // The engines' tables must be allocatable.
         Playout::try_new(args.white, args.black).map_err(|e| e.to_string())?;
-        let threads =
-            args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .stack_size(16 << 20)
@@ -175,9 +234,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    println!(
+    outln!(
         "experiment: {} games from each of {}, white {}, black {}, seed {}, first game {}, max plies {}",
-        args.games, args.armies, args.white, args.black, args.seed, args.first_game, args.max_plies
+        args.games,
+        args.armies,
+        args.white,
+        args.black,
+        args.seed,
+        args.first_game,
+        args.max_plies
     );
     let jobs: Vec<(usize, u64)> =
         (0..starts.len()).flat_map(|s| (args.first_game..args.first_game + args.games).map(move |k| (s, k))).collect();
@@ -210,18 +275,31 @@ fn main() -> ExitCode {
         }
     };
     let elapsed = started.elapsed();
-    if let Err(e) = write_outputs(&args, &starts, &rows) {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
+    // The files first (a reader of the table may leave after its first lines), then the table, then what
+    // could not be written: a failed file never hides the summary of the games played.
+    let failures = write_outputs(&args, &starts, &rows);
     print_summary(&starts, &rows);
-    println!("time {:.1} s", elapsed.as_secs_f64());
-    println!("games {}", rows.len());
-    ExitCode::SUCCESS
+    outln!("time {:.1} s", elapsed.as_secs_f64());
+    outln!("games {}", rows.len());
+    for e in &failures {
+        eprintln!("error: {e}");
+    }
+    if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Writes the CSV and JSON files asked for.
-fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -> Result<(), String> {
+/// Writes the CSV and JSON files asked for, each whatever became of the other; the messages of those that
+/// could not be written. A reader of standard output (`-`) that went away ends the run quietly
+/// (`out::fail`).
+fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut write = |flag: &str, path: &PathBuf, contents: std::io::Result<Vec<u8>>| {
+        let written = contents.and_then(|bytes| files::write_output(path, &bytes));
+        match written {
+            Ok(()) => {}
+            Err(e) if path.as_os_str() == "-" => out::fail(&e),
+            Err(e) => failures.push(format!("{flag}: {}: {e}", files::output_name(path))),
+        }
+    };
     if let Some(path) = &args.csv {
         let csv = (|| {
             let mut csv = CsvWriter::new(Vec::new())?;
@@ -229,9 +307,8 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
                 csv.write(row.start, row.game, &row.stats)?;
             }
             csv.into_inner()
-        })()
-        .map_err(|e| format!("--csv: {e}"))?;
-        files::write_atomic(path, &csv).map_err(|e| format!("--csv: {}: {e}", path.display()))?;
+        })();
+        write("--csv", path, csv);
     }
     if let Some(path) = &args.json {
         let names: Vec<String> = starts.iter().map(|(n, _)| n.clone()).collect();
@@ -245,11 +322,13 @@ fn write_outputs(args: &Args, starts: &[(String, Position)], rows: &[Row<'_>]) -
             starts: &names,
             games: rows,
         };
-        let mut json = serde_json::to_vec(&report).map_err(|e| format!("--json: {e}"))?;
-        json.push(b'\n');
-        files::write_atomic(path, &json).map_err(|e| format!("--json: {}: {e}", path.display()))?;
+        let json = serde_json::to_vec(&report).map(|mut json| {
+            json.push(b'\n');
+            json
+        });
+        write("--json", path, json.map_err(std::io::Error::other));
     }
-    Ok(())
+    failures
 }
 
 /// The table: one line per start.
@@ -264,7 +343,7 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
     for reason in EndReason::ALL {
         header.push_str(&format!(" {:>w$}", reason.name(), w = column(reason)));
     }
-    println!("{header}");
+    outln!("{header}");
     for (name, _) in starts {
         let games: Vec<&GameStats> = rows.iter().filter(|r| r.start == name).map(|r| &r.stats).collect();
         let n = games.len() as f64;
@@ -286,6 +365,6 @@ fn print_summary(starts: &[(String, Position)], rows: &[Row<'_>]) {
             let share = 100.0 * games.iter().filter(|g| g.reason == reason).count() as f64 / n;
             line.push_str(&format!(" {:>w$.1}%", share, w = column(reason) - 1));
         }
-        println!("{line}");
+        outln!("{line}");
     }
 }

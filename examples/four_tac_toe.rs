@@ -10,8 +10,14 @@
 //! ```
 //!
 //! Commands are read from standard input, one per line, so a game can be scripted through a pipe; the end
-//! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. The game
+//! of input ends the game. A line longer than 4096 bytes or not UTF-8 is answered and skipped. `svg FILE`
+//! writes as `play`'s `save` does (`examples/common/files.rs`: a link followed, a FIFO written through,
+//! a folder refused, `-` for standard output). The game
 //! logic is the library's ([`tesseract::tactoe`]); this file only talks.
+
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -98,7 +104,7 @@ fn strength(level: u8) -> Strength {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.lines {
-        println!("{}", Lines::get().counts());
+        outln!("{}", Lines::get().counts());
         return ExitCode::SUCCESS;
     }
     if args.selfplay {
@@ -108,10 +114,10 @@ fn main() -> ExitCode {
     if let Some(pairs) = args.pairs {
         let seed = args.seed.expect("clap requires --seed");
         let a = Contestant::Engine(strength(args.strength));
-        println!("A: {a}");
-        println!("B: {}", args.opponent);
-        println!("seed {seed} pairs {pairs}");
-        println!("{}", play_match(a, args.opponent, pairs, seed));
+        outln!("A: {a}");
+        outln!("B: {}", args.opponent);
+        outln!("seed {seed} pairs {pairs}");
+        outln!("{}", play_match(a, args.opponent, pairs, seed));
         return ExitCode::SUCCESS;
     }
     let engine_side = match (args.versus, args.play_as) {
@@ -121,6 +127,8 @@ fn main() -> ExitCode {
     };
     match interactive(engine_side, args.strength) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output went away: quietly, as every example (`out::fail`).
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => out::fail(&e),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
@@ -151,10 +159,10 @@ fn run_selfplay(strength: Strength, seed: u64) {
     let mut game = Game::new();
     for (i, claim) in played.claims().iter().enumerate() {
         let claim = game.claim(claim.cell).expect("a finished game replays");
-        println!("{:>2}. {}", i + 1, describe(&claim, &game, ""));
+        outln!("{:>2}. {}", i + 1, describe(&claim, &game, ""));
     }
-    print!("{game}");
-    println!("{}", final_line(&game));
+    out!("{game}");
+    outln!("{}", final_line(&game));
 }
 
 const HELP: &str = "\
@@ -165,7 +173,8 @@ commands:
   undo         take back your last claim (u)
   board        draw the board (b)
   text         the state as text; record: the claims so far
-  svg FILE     write a picture of the grid (SVG: the claims, the completed lines)
+  svg FILE     write a picture of the grid (SVG: the claims, the completed lines); a link is followed
+               to its file, `svg -` prints it
   help         this list (?)
   quit         leave (q); the end of input leaves too";
 
@@ -223,9 +232,11 @@ fn interactive(engine_side: Option<Player>, level: u8) -> io::Result<()> {
             ["text" | "t"] => writeln!(out, "{}", game.text())?,
             ["record"] => writeln!(out, "{}", game.record())?,
             ["svg", path] => {
-                match files::write_atomic(std::path::Path::new(path), game.picture().to_svg().as_bytes()) {
-                    Ok(()) => writeln!(out, "wrote {path}")?,
-                    Err(e) => writeln!(out, "could not write {path}: {e}")?,
+                let path = std::path::Path::new(path);
+                let name = files::output_name(path);
+                match files::write_output(path, game.picture().to_svg().as_bytes()) {
+                    Ok(()) => writeln!(out, "wrote {name}")?,
+                    Err(e) => writeln!(out, "could not write {name}: {e}")?,
                 }
             }
             ["undo" | "u"] => {

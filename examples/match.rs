@@ -19,14 +19,25 @@
 //! (a win for that side), or as a draw after `--max-plies` plies.
 //!
 //! Prints one line per game, then the result from A's point of view: wins, draws, losses, score, and the
-//! Elo difference with a 95% confidence interval (normal approximation over the game scores), and per
-//! player the mean thinking time, depth and nodes per move. `--first-game` and `--games` select a range of
-//! the game sequence, so a long match can be run in parts and the parts added up.
+//! Elo difference with a 95% confidence interval (normal approximation over the game scores, `Elo +N [95%:
+//! LOW, HIGH]`, an end beyond the possible scores shown as `-inf` or `+inf`), and per player the mean
+//! thinking time, depth and nodes per move. When every game has the same result the interval comes from the
+//! exact binomial bound instead (`examples/common/elo.rs`): all won, a one-sided bound, `Elo > +183 (95%,
+//! one-sided)` for 10 games; all lost, `Elo < -183 (95%, one-sided)`; all drawn, `Elo +0 [95%: -111,
+//! +111]` for 10 games. `--first-game` and `--games` select a range of the game sequence, so a long match
+//! can be run in parts and the parts added up.
 //!
 //! Ranges: `--games` 1 to 1,000,000 and `--first-game` 0 to 1,000,000 (a game's number then always fits
-//! its seed); `--adjudicate` at least 1; `--opening-plies` at most 1,000. No more threads start than
-//! there are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a message on
-//! stderr and exit code 2.
+//! its seed); `hash=MB` 1 to 65,536 (`tesseract_movegen::MAX_TABLE_MB`, the workspace's one cap on table
+//! sizes); `--adjudicate` at least 1; `--opening-plies` at most 1,000. No more threads start than there
+//! are games (and fewer if the system refuses more). A value out of range, like any malformed argument: a
+//! message on stderr and exit code 2.
+
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+#[path = "common/elo.rs"]
+mod elo;
 
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
@@ -39,11 +50,18 @@ use clap::builder::RangedU64ValueParser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, start};
-use tesseract::movegen::legal_moves;
+use tesseract::movegen::{MAX_TABLE_MB, legal_moves};
 use tesseract::search::{Game, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
+use elo::Estimate;
+
 #[derive(Parser, Debug)]
-#[command(about = "Engine-vs-engine matches with an Elo estimate")]
+#[command(
+    about = "Engine-vs-engine matches with an Elo estimate",
+    long_about = "Engine-vs-engine matches with an Elo estimate: the Elo difference of A's mean score with a 95% \
+                  interval (normal approximation over the game scores); when every game is won or every game lost, \
+                  a one-sided bound (Elo > +N or Elo < -N, 95%), and when every game is drawn, the exact interval."
+)]
 struct Args {
     /// Player A: random, or a tier with optional changes (expert,nodes=200000,nonull).
     #[arg(long)]
@@ -122,7 +140,7 @@ impl Spec {
                 Some(("nodes", v)) => limits.nodes = Some(number(v, u64::MAX)?),
                 Some(("soft", v)) => limits.soft_nodes = Some(number(v, u64::MAX)?),
                 Some(("depth", v)) => limits.depth = Some(number(v, MAX_PLY as u64)? as u32),
-                Some(("hash", v)) => hash = number(v, 65_536)? as usize,
+                Some(("hash", v)) => hash = number(v, MAX_TABLE_MB as u64)? as usize,
                 Some(("noise", "0")) => options.noise = 0,
                 Some(("noise", v)) => options.noise = number(v, MAX_NOISE as u64)? as i32,
                 None if p == "nonull" => options.features.null_move = false,
@@ -267,13 +285,6 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
     Ok(Played { index, white_score, reason, plies: game.moves().len(), opening: texts.join(" "), totals })
 }
 
-/// The Elo difference of a score fraction.
-fn elo(p: f64) -> f64 {
-    let p = p.clamp(0.001, 0.999);
-    // `+ 0.0` turns the -0 of an even score into 0.
-    -400.0 * (1.0 / p - 1.0).log10() + 0.0
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let specs = match (Spec::parse(&args.a), Spec::parse(&args.b)) {
@@ -318,7 +329,7 @@ fn main() -> ExitCode {
                                     0.0 => "0-1",
                                     _ => "1/2-1/2",
                                 };
-                                println!(
+                                outln!(
                                     "game {:>3}: {w} - {b}: {result} ({}, {} plies) opening {}",
                                     index + 1,
                                     p.reason,
@@ -364,25 +375,19 @@ fn main() -> ExitCode {
             sum.nodes += t.nodes;
         }
     }
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n - 1.0).max(1.0);
-    let se = (var / n).sqrt();
-    let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
-    println!(
-        "{} vs {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, Elo {:+.0} [95%: {:+.0}, {:+.0}] ({:.0} s)",
+    let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+    let estimate = Estimate::of(&scores).map_or_else(|| "no games".to_string(), |e| e.to_string());
+    outln!(
+        "{} vs {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, {estimate} ({:.0} s)",
         specs[0].label(),
         specs[1].label(),
         results.len(),
         100.0 * mean,
-        elo(mean),
-        lo,
-        hi,
         started.elapsed().as_secs_f64()
     );
     for (spec, t) in specs.iter().zip(&totals) {
         if t.moves > 0 {
-            println!(
+            outln!(
                 "  {}: {:.0} ms/move, depth {:.1}, {:.0} nodes/move over {} moves",
                 spec.label(),
                 t.micros as f64 / 1000.0 / t.moves as f64,

@@ -44,7 +44,8 @@
 //! **Resuming.** `--state FILE` (with `--key`) saves the session (keys, chain, moves, unacknowledged
 //! frames: `tesseract_wire::Session::save_state`, format in PROTOCOL.md §11) after every change and
 //! before sending what the change queued, atomically (a temporary file in the same folder, renamed over
-//! FILE). If FILE exists at the start, the player resumes the match it holds instead of starting a new
+//! FILE; a symbolic link is followed first, so the file it names is replaced and the link kept, and a
+//! FIFO or a character device is written straight through). If FILE exists at the start, the player resumes the match it holds instead of starting a new
 //! handshake (it prints `resumed ply=<n>`, and the `established` line again once the handshake was
 //! done); a state of another match id, color, start, key, peer or invitation is refused (exit code 2).
 //! When the state cannot be saved (a full disk, a lost folder) nothing is sent: the frames stay queued
@@ -82,10 +83,12 @@
 
 #[path = "common/files.rs"]
 mod files;
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 #[path = "common/lines.rs"]
 mod lines;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -117,7 +120,8 @@ struct Args {
     /// The start position: light, standard, dense (4D), classic or chess960:N.
     #[arg(long, default_value = "standard")]
     start: String,
-    /// This player's long-term key file (created if missing, readable by its owner only).
+    /// This player's long-term key file (created if missing, readable by its owner only; through a
+    /// dangling link, where the link points).
     #[arg(long, value_name = "FILE")]
     key: Option<String>,
     /// The peer's identity to pin (32 hex digits).
@@ -211,7 +215,7 @@ fn main() -> ExitCode {
         Err(e) => return usage(format!("--start: {e}")),
     };
     if args.new_link {
-        println!("--match {} --invite {}", MatchId::random(), InvitationSecret::random().to_hex().as_str());
+        outln!("--match {} --invite {}", MatchId::random(), InvitationSecret::random().to_hex().as_str());
         return ExitCode::SUCCESS;
     }
     if args.local {
@@ -226,7 +230,7 @@ fn main() -> ExitCode {
         None => IdentityKey::random(),
     };
     if args.print_identity {
-        println!("identity {}", me.identity());
+        outln!("identity {}", me.identity());
         return ExitCode::SUCCESS;
     }
     let Some(match_id) = args.match_id.as_deref() else {
@@ -281,11 +285,11 @@ fn main() -> ExitCode {
             Err(e) => return usage(e),
         },
     };
-    println!("identity {}", me.identity());
+    outln!("identity {}", me.identity());
     if saved.is_some() {
-        println!("resumed ply={}", session.ply());
+        outln!("resumed ply={}", session.ply());
         if let (Some(peer), Some(_)) = (session.peer_identity(), session.transcript_hash()) {
-            println!("established peer={peer} safety={}", safety(&session));
+            outln!("established peer={peer} safety={}", safety(&session));
         }
     }
     let state = args.state.clone().map(|path| state_saver(path, saved));
@@ -310,12 +314,13 @@ fn load_or_create_key(path: &Path) -> Result<IdentityKey, String> {
         Err(e) => return Err(e.to_string()),
     }
     let key = IdentityKey::random();
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).map_err(|e| e.to_string())?;
-    writeln!(file, "{}", key.to_hex().as_str()).map_err(|e| e.to_string())?;
+    // Through a dangling link, the file is created where the link points.
+    let hex = key.to_hex();
+    // Room for the line ending: no copy of the key is left behind by a reallocation.
+    let mut text = Zeroizing::new(Vec::with_capacity(hex.as_str().len() + 1));
+    text.extend_from_slice(hex.as_str().as_bytes());
+    text.push(b'\n');
+    files::create_secret(path, &text).map_err(|e| e.to_string())?;
     Ok(key)
 }
 
@@ -449,18 +454,18 @@ impl Player<'_> {
             Hands::Script(line) => line.act(session).map(drop),
             Hands::Human(rx) => {
                 if matches!(session.action(), Action::Move | Action::AnswerDraw) && !*prompted {
-                    println!("{}", session.position());
+                    outln!("{}", session.position());
                     let offer =
                         if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" };
-                    println!("{} to play{offer}: a move, draw, claim, resign or abort", session.color());
+                    outln!("{} to play{offer}: a move, draw, claim, resign or abort", session.color());
                     *prompted = true;
                 }
                 match rx.try_recv() {
                     Ok(Line::Text(line)) => match human_command(session, line.trim()) {
                         Ok(()) => *prompted = false,
-                        Err(e) => println!("{e}"),
+                        Err(e) => outln!("{e}"),
                     },
-                    Ok(bad) => println!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
+                    Ok(bad) => outln!("{}", bad.complaint(MAX_LINE).unwrap_or_default()),
                     Err(_) => {}
                 }
                 Ok(())
@@ -500,15 +505,15 @@ impl Player<'_> {
                     progress |= !matches!(e, Event::Duplicate | Event::Dropped { .. });
                     match e {
                         Event::Established { peer } => {
-                            println!("established peer={peer} safety={}", safety(&self.session));
+                            outln!("established peer={peer} safety={}", safety(&self.session));
                         }
                         Event::Moved { color, text, .. } if !quiet => {
-                            println!("move {} {} {text}", self.session.ply(), color);
+                            outln!("move {} {} {text}", self.session.ply(), color);
                             *prompted = false;
                         }
-                        Event::DrawOffered if !quiet => println!("draw offered by the peer"),
-                        Event::DrawDeclined if !quiet => println!("draw declined by the peer"),
-                        Event::GameOver(r) if !quiet => println!("game over: {r}"),
+                        Event::DrawOffered if !quiet => outln!("draw offered by the peer"),
+                        Event::DrawDeclined if !quiet => outln!("draw declined by the peer"),
+                        Event::GameOver(r) if !quiet => outln!("game over: {r}"),
                         Event::Dropped { error } => {
                             let n = self.session.dropped();
                             if n <= DROPS_REPORTED || n.is_multiple_of(100) {
@@ -544,7 +549,7 @@ impl Player<'_> {
             if self.session.moves().len() > before {
                 last_progress = Instant::now();
                 if !args.quiet {
-                    println!("move {} {} {}", self.session.ply(), me, self.session.moves()[before]);
+                    outln!("move {} {} {}", self.session.ply(), me, self.session.moves()[before]);
                 }
             }
             if self.flush() {
@@ -682,7 +687,7 @@ fn online(args: &Args, session: Session, target: Target, state: Option<(PathBuf,
         }
     };
     let session = &player.session;
-    println!("{}", final_line(session, reason));
+    outln!("{}", final_line(session, reason));
     let aborted = session.phase() == Phase::Aborted || session.result().is_none_or(|r| r.reason == EndReason::Aborted);
     if aborted { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
@@ -705,7 +710,7 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
     let report = duel(white, black, &mut wp, &mut bp, &mut relay, 200_000);
     if !args.quiet {
         for line in &report.log {
-            println!("{line}");
+            outln!("{line}");
         }
     }
     let mut counts = std::collections::BTreeMap::new();
@@ -713,12 +718,12 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
         *counts.entry(f.name()).or_insert(0) += 1;
     }
     let counts: Vec<String> = counts.iter().map(|(name, n)| format!("{name}={n}")).collect();
-    println!("faults committed by the relay: {}", counts.join(" "));
+    outln!("faults committed by the relay: {}", counts.join(" "));
     for (c, side) in [("white", &report.white), ("black", &report.black)] {
         let result = side.result.map_or("none".to_string(), |r| r.to_string());
         match &side.failure {
-            Some(e) => println!("{c}: detected a fault and aborted: {e}"),
-            None => println!(
+            Some(e) => outln!("{c}: detected a fault and aborted: {e}"),
+            None => outln!(
                 "{c}: {result} after {} plies, hash {:016x}, {} frames dropped",
                 side.moves.len(),
                 side.hash,
@@ -735,6 +740,6 @@ fn local(args: &Args, start: Position, faults: Faults) -> ExitCode {
     } else {
         "unfinished"
     };
-    println!("verdict: {verdict}");
+    outln!("verdict: {verdict}");
     if report.consistent() { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }

@@ -9,10 +9,15 @@
 //! sorted), then, as the last line on stdout, `nodes <N>`. A progress bar appears on stderr when a run
 //! lasts more than a second. Malformed input: a message on stderr and exit code 2.
 //!
-//! `--hash MB` takes 0 (no table, the default) to 65536 megabytes. When the system refuses the table's
+//! `--hash MB` takes 0 (no table, the default) to 65536 megabytes (`tesseract_movegen::MAX_TABLE_MB`, the
+//! workspace's one cap on table sizes, as for `bestmove`, `match`, the UCI engine and the Python binding). When the system refuses the table's
 //! reservation, the run stops before counting with a one-line error and exit code 2; a system that
 //! overcommits memory may grant a reservation it cannot back, and then ends the process later, when the
 //! table fills.
+
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -24,7 +29,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use position::PositionArgs;
 use rayon::prelude::*;
 use tesseract::board::{Move, Position, TextMove};
-use tesseract::movegen::{self, Legal, naive};
+use tesseract::movegen::{self, Legal, MAX_TABLE_MB, naive};
 
 #[path = "common/position.rs"]
 mod position;
@@ -57,7 +62,7 @@ struct Args {
     moves: String,
     /// Megabytes of shared transposition table for the fast generator, 0 to 65536 (0: none, exact by
     /// construction).
-    #[arg(long, default_value_t = 0, value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_HASH_MB as u64))]
+    #[arg(long, default_value_t = 0, value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_TABLE_MB as u64))]
     hash: usize,
 }
 
@@ -102,18 +107,15 @@ fn main() -> ExitCode {
     for (text, n) in &texts {
         total += n;
         if args.divide {
-            println!("{text} {n}");
+            outln!("{text} {n}");
         }
     }
     if args.depth == 0 {
         total = 1;
     }
-    println!("nodes {total}");
+    outln!("nodes {total}");
     ExitCode::SUCCESS
 }
-
-/// The largest `--hash`, in megabytes (as for `bestmove` and `match`).
-const MAX_HASH_MB: usize = 65_536;
 
 /// The count under every first move, computed in parallel over first moves.
 fn run(pos: &Position, args: &Args, table: Option<&movegen::PerftTable>) -> Vec<(Move, u64)> {

@@ -16,9 +16,17 @@
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
 //! `quit` or the end of input stops them at once, cutting short a search under way; other lines
-//! typed meanwhile are taken in order afterwards. `save` writes a temporary file in the same folder and
-//! renames it over the target, so a failed save leaves an earlier file as it was. `--load` and `load`
-//! read at most 16 MiB (a larger file is refused) and accept a UTF-8 byte-order mark.
+//! typed meanwhile are taken in order afterwards. `save` (and `svg`) writes a temporary file beside the
+//! target and renames it over the target, so a failed save leaves an earlier file as it was; a symbolic
+//! link is followed first (a chain of them, a relative one from the link's folder, a dangling one: the
+//! file is created where it points) and stays a link, a FIFO or a character device is written straight
+//! through, a folder, a block device or a socket is refused with a message, and `save -` or `svg -`
+//! prints to standard output. `--load` and `load` read at most 16 MiB (a larger file is refused) and
+//! accept a UTF-8 byte-order mark.
+
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
@@ -84,8 +92,10 @@ Commands:
   moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
   board             draw the board again
   undo              take back your last move (and the engine's reply)
-  save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn)
-  svg FILE          write a picture of the position (SVG: the last move marked, a king in check red)
+  save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn);
+                    a link is followed to its file, `save -` prints it
+  svg FILE          write a picture of the position (SVG: the last move marked, a king in check red);
+                    `svg -` prints it
   load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
   fen               print the position's text
   history           print the moves played
@@ -235,9 +245,9 @@ impl Ui {
         out
     }
 
+    /// Prints `text` and a line ending; a closed standard output ends the program (`out::fail`).
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        out::check(writeln!(self.out, "{text}").and_then(|()| self.out.flush()));
     }
 
     fn show(&mut self, marks: &Marks) {
@@ -278,9 +288,7 @@ impl Ui {
                 stop.store(true, Ordering::Relaxed);
             }
             // Each finished iteration, as it comes.
-            let mut out = std::io::stdout();
-            let _ = writeln!(
-                out,
+            outln!(
                 "  depth {:>2}  score {:>8}  nodes {:>9}  {:>5} ms  pv {}",
                 info.depth,
                 score_text(info.score),
@@ -288,7 +296,6 @@ impl Ui {
                 info.elapsed.as_millis(),
                 text_line_string(&pos, info.pv)
             );
-            let _ = out.flush();
         });
         self.input.watching.store(false, Ordering::SeqCst);
         if watch && self.input.quit_pending() {
@@ -380,9 +387,10 @@ impl Ui {
         if let Some(&m) = self.game.moves().last() {
             picture = picture.last_move(m.from, m.to);
         }
-        match files::write_atomic(Path::new(path), picture.to_svg().as_bytes()) {
-            Ok(()) => self.say(&format!("Wrote the picture of the position to {path}.")),
-            Err(e) => self.say(&format!("Could not write {path}: {e}")),
+        let name = files::output_name(Path::new(path));
+        match files::write_output(Path::new(path), picture.to_svg().as_bytes()) {
+            Ok(()) => self.say(&format!("Wrote the picture of the position to {name}.")),
+            Err(e) => self.say(&format!("Could not write {name}: {e}")),
         }
     }
 
@@ -393,10 +401,11 @@ impl Ui {
         } else {
             serde_json::to_string_pretty(&record).map(|json| json + "\n").map_err(|e| e.to_string())
         };
-        let result = text.and_then(|t| files::write_atomic(Path::new(path), t.as_bytes()).map_err(|e| e.to_string()));
+        let result = text.and_then(|t| files::write_output(Path::new(path), t.as_bytes()).map_err(|e| e.to_string()));
+        let name = files::output_name(Path::new(path));
         match result {
-            Ok(()) => self.say(&format!("Saved {} moves to {path}.", record.moves.len())),
-            Err(e) => self.say(&format!("Could not save to {path}: {e}")),
+            Ok(()) => self.say(&format!("Saved {} moves to {name}.", record.moves.len())),
+            Err(e) => self.say(&format!("Could not save to {name}: {e}")),
         }
     }
 
@@ -577,8 +586,7 @@ fn main() -> ExitCode {
     loop {
         let turn = ui.game.position().turn();
         let prompt = if ui.game.status().is_some() { "game over> ".to_string() } else { format!("{turn}> ") };
-        let _ = write!(ui.out, "{prompt}");
-        let _ = ui.out.flush();
+        out::check(write!(ui.out, "{prompt}").and_then(|()| ui.out.flush()));
         let line = match ui.input.next() {
             Some(Line::Text(line)) => line,
             Some(bad @ (Line::NotUtf8 | Line::TooLong(_))) => {

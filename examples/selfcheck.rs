@@ -15,6 +15,10 @@
 //! study proofs and every lesson state with the naive generator. `--studies-file`, `--lessons-file` and
 //! `--script-file` verify your own data files instead of the shipped ones.
 
+#[macro_use]
+#[path = "common/out.rs"]
+mod out;
+
 use std::process::ExitCode;
 
 #[path = "common/files.rs"]
@@ -104,7 +108,7 @@ fn run(args: &Args) -> Result<bool, String> {
         },
     ];
     for check in &checks {
-        println!("{check}");
+        outln!("{check}");
         tally(check.passed());
     }
     if let Some(studies) = &studies {
@@ -112,7 +116,7 @@ fn run(args: &Args) -> Result<bool, String> {
         for s in studies {
             // A fresh table per study: each proof stands on its own.
             let report = study::verify(s, &mut MateSolver::new(), proof);
-            println!("{report}");
+            outln!("{report}");
             tally(report.passed());
         }
         let expected = if args.studies_file.is_some() { studies.len() } else { 12 };
@@ -120,9 +124,9 @@ fn run(args: &Args) -> Result<bool, String> {
         let status = if faults.is_empty() { "ok    " } else { "FAILED" };
         let ns: Vec<String> = studies.iter().map(|s| s.n.to_string()).collect();
         let maters: Vec<&str> = studies.iter().map(|s| s.mate.name()).collect();
-        println!("{status} study set: {} studies, N = {}, mates by {}", studies.len(), ns.join(" "), maters.join(", "));
+        outln!("{status} study set: {} studies, N = {}, mates by {}", studies.len(), ns.join(" "), maters.join(", "));
         for f in &faults {
-            println!("       - {f}");
+            outln!("       - {f}");
         }
         tally(faults.is_empty());
     }
@@ -130,18 +134,18 @@ fn run(args: &Args) -> Result<bool, String> {
         let check = if args.naive { LessonCheck::Naive } else { LessonCheck::Fast };
         for l in lessons {
             let report = lesson::verify(l, check);
-            println!("{report}");
+            outln!("{report}");
             tally(report.passed());
         }
         let faults = if args.lessons_file.is_some() { Vec::new() } else { lesson::verify_set(lessons) };
         let status = if faults.is_empty() { "ok    " } else { "FAILED" };
         let kinds: Vec<&str> = lessons.iter().map(|l| l.name.as_str()).collect();
-        println!("{status} lesson set: {} lessons: {}", lessons.len(), kinds.join(", "));
+        outln!("{status} lesson set: {} lessons: {}", lessons.len(), kinds.join(", "));
         for f in &faults {
-            println!("       - {f}");
+            outln!("       - {f}");
         }
         tally(faults.is_empty());
     }
-    println!("passed {passed} of {total}");
+    outln!("passed {passed} of {total}");
     Ok(passed == total)
 }

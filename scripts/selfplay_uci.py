@@ -25,7 +25,9 @@ A's point of view, to be added to B's `UCI_Elo`):
         --clock 10+0.1 --classic --games 20 --jobs 2
 
 Prints one line per game, then the result from A's point of view: wins, draws, losses, the score and the
-Elo difference with a 95% interval (normal approximation over the game scores), like the `match` example.
+Elo difference with a 95% interval (normal approximation over the game scores), like the `match` example;
+when every game is won or every game lost, a one-sided 95% bound instead (`Elo > +183 (95%, one-sided)` for
+ten wins), and when every game is drawn the exact interval (`Elo +0 [-111, +111]` for ten draws).
 Needs python-chess (`pip install chess`).
 """
 
@@ -88,8 +90,41 @@ def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
 
 
 def elo(score: float) -> float:
-    score = min(max(score, 0.001), 0.999)
+    """The Elo difference of an expected score strictly between 0 and 1."""
     return -400 * math.log10(1 / score - 1) + 0.0
+
+
+def elo_estimate(scores: list) -> str:
+    """The Elo difference of A's game scores (1, 0.5, 0) and how sure it is at 95%, as the `match` example
+    prints it (examples/common/elo.rs has the reasoning): a normal interval over the game scores, an end
+    beyond the possible scores shown as -inf or +inf; when every game is won (lost), the exact one-sided
+    bound `Elo > +N (95%, one-sided)` (`Elo < -N`) from 0.05^(1/n); when every game is drawn, the exact
+    interval from 0.5 * 0.025^(1/n)."""
+    n = len(scores)
+    first = scores[0]
+    if all(s == first for s in scores):
+        one_sided = elo(0.05 ** (1 / n))
+        if first == 1.0:
+            return f"Elo > {one_sided:+.0f} (95%, one-sided)"
+        if first == 0.0:
+            return f"Elo < {-one_sided + 0.0:+.0f} (95%, one-sided)"
+        edge = 0.5 * 0.025 ** (1 / n)
+        return f"Elo {elo(first):+.0f} [{elo(edge):+.0f}, {elo(1 - edge):+.0f}]"
+    mean = sum(scores) / n
+    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    low = f"{elo(mean - half):+.0f}" if mean - half > 0 else "-inf"
+    high = f"{elo(mean + half):+.0f}" if mean + half < 1 else "+inf"
+    return f"Elo {elo(mean):+.0f} [{low}, {high}]"
+
+
+def summary(scores: list) -> str:
+    """The last line: A's wins, draws and losses, score and Elo estimate."""
+    n = len(scores)
+    wins, draws = scores.count(1.0), scores.count(0.5)
+    losses = n - wins - draws
+    mean = sum(scores) / n
+    return f"A vs B: +{wins} ={draws} -{losses} score {100 * mean:.1f}% {elo_estimate(scores)}"
 
 
 def play_games(task) -> list:
@@ -189,16 +224,7 @@ def main() -> int:
         with multiprocessing.Pool(jobs) as pool:
             results = pool.map(play_games, tasks)
     scores = [score for part in results for score in part]
-    n = len(scores)
-    wins, draws = scores.count(1.0), scores.count(0.5)
-    losses = n - wins - draws
-    mean = sum(scores) / n
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / max(n - 1, 1))
-    half = 1.96 * sd / math.sqrt(n)
-    print(
-        f"A vs B: +{wins} ={draws} -{losses} score {100 * mean:.1f}% "
-        f"Elo {elo(mean):+.0f} [{elo(mean - half):+.0f}, {elo(mean + half):+.0f}]"
-    )
+    print(summary(scores))
     return 0
 
 

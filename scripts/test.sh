@@ -89,6 +89,9 @@ cargo test --workspace --all-features
 step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
 cargo test --workspace --all-features --profile ci -- --include-ignored
 
+step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
+python3 scripts/test_selfplay_uci.py
+
 step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960)"
 selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1

@@ -160,7 +160,7 @@ fn bad_arguments_exit_2_before_any_game() {
         (vec!["--armies", "chess960:960"], "--armies: "),
         (vec!["--armies", "classic,classic"], "\"classic\" is named twice"),
         (vec!["--csv", missing.to_str().unwrap()], "does not exist"),
-        (vec!["--json", folder], "is a folder"),
+        (vec!["--json", folder], "a folder, not a file"),
         (vec!["--csv", same, "--json", same], "the same file"),
         (vec!["--bogus"], "--bogus"),
     ];
@@ -217,4 +217,149 @@ games 300";
     assert_eq!(without_time(&stdout(&out)), expected);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 301);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outputs_follow_links_write_fifos_through_and_take_a_dash_for_stdout() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let (dir, here, there) = common::scratch_here_there("experiment-targets");
+    // --csv through a link to a file in another folder, --json into a FIFO that this test reads.
+    let real = there.join("real.csv");
+    std::fs::write(&real, "old").unwrap();
+    let link = here.join("out.csv");
+    symlink(&real, &link).unwrap();
+    let fifo = here.join("out.json");
+    common::mkfifo(&fifo);
+    let reader = common::read_fifo(&fifo);
+    let small = ["--games", "1", "--armies", "classic", "--max-plies", "4"];
+    let out = run(&[&small[..], &["--csv", link.to_str().unwrap(), "--json", fifo.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("games 1\n"), "{}", stdout(&out));
+    assert!(common::is_link(&link), "the link was replaced by a file");
+    let csv = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(csv.lines().next(), Some(HEADER), "the file the link names has the CSV");
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    let report: serde_json::Value = serde_json::from_slice(&reader.contents()).unwrap();
+    assert_eq!(report["games"].as_array().unwrap().len(), 1);
+    assert_eq!(common::names(&here), ["out.csv", "out.json"]);
+    assert_eq!(common::names(&there), ["real.csv"]);
+
+    // `--csv -`: standard output holds the CSV alone, the table goes to stderr.
+    let out = run(&[&small[..], &["--csv", "-"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out), csv, "the same CSV as in the file");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("experiment: 1 games from each of classic") && stderr.ends_with("games 1\n"),
+        "{stderr}"
+    );
+    // Both to standard output, a link to the other file, or a socket: refused before any game.
+    let socket = here.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let json = there.join("real.json");
+    for (args, message) in [
+        (vec!["--csv", "-", "--json", "-"], "--csv and --json name the same file".to_string()),
+        (vec!["--csv", real.to_str().unwrap(), "--json", link.to_str().unwrap()], "the same file".to_string()),
+        (vec!["--json", socket.to_str().unwrap()], format!("--json: {}: a socket, not a file", socket.display())),
+    ] {
+        let out = run(&[&small[..], &args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && stderr.contains(&message), "{args:?}: {stderr}");
+    }
+    assert!(!json.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_that_cannot_be_written_at_the_end_still_leaves_the_table() {
+    // No regular file may grow past 0 bytes (`ulimit -f 0`, which binds root too): the start check passes
+    // (the folder is there), and the CSV fails when it is written after the games. The JSON goes into a
+    // FIFO (not a regular file, so not limited) and is still written; the table is printed; then the
+    // failed file is reported, with exit code 1.
+    let dir = common::scratch("experiment-failed-file");
+    let (csv, fifo) = (dir.join("out.csv"), dir.join("out.json"));
+    common::mkfifo(&fifo);
+    let reader = common::read_fifo(&fifo);
+    let args = ["--games", "2", "--armies", "light,classic", "--max-plies", "6", "--csv", csv.to_str().unwrap()];
+    let args = [&args[..], &["--json", fifo.to_str().unwrap()]].concat();
+    let command = common::example_under_shell("experiment", "trap '' XFSZ; ulimit -f 0", &args);
+    let out = common::run_within(command, Vec::new(), std::time::Duration::from_secs(60));
+    let (text, stderr) = (stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{text}{stderr}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("start ") && lines[2].starts_with("light ") && lines[3].starts_with("classic "));
+    assert_eq!(lines.last(), Some(&"games 4"), "{text}");
+    assert_eq!(stderr, format!("error: --csv: {}: File too large (os error 27)\n", csv.display()));
+    let report: serde_json::Value = serde_json::from_slice(&reader.contents()).unwrap();
+    assert_eq!(report["games"].as_array().unwrap().len(), 4, "the other file is written");
+    assert_eq!(common::names(&dir), ["out.json"], "no file, nor a temporary one, is left for the CSV");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engines_whose_tables_do_not_fit_are_refused_before_any_game() {
+    let refused = |args: &[&str]| {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: no game may start");
+        stderr
+    };
+    // Each thread makes a master (16 MB) for each side: 4 threads take 128 MB.
+    let masters = ["--white", "master", "--black", "master", "--armies", "light", "--max-plies", "1", "--games", "4"];
+    assert_eq!(
+        refused(&[&masters[..], &["--threads", "4", "--memory", "100"]].concat()),
+        "error: 4 threads' engines take 128 MB of tables (16 MB for white, 16 MB for black, in each thread), more \
+         than the 100 MB that --memory allows: the tables of at most 3 threads fit (--threads 3)\n"
+    );
+    let stderr = refused(&[&masters[..], &["--threads", "2", "--memory", "40"]].concat());
+    assert!(stderr.ends_with("more than the 40 MB that --memory allows: only one thread's tables fit (--threads 1)\n"));
+    // A node budget sizes its table (nodes=10: 1 MB).
+    let stderr = refused(&["--white", "master", "--black", "nodes=10", "--threads", "1", "--memory", "10"]);
+    assert!(stderr.contains("one thread's engines take 17 MB of tables (16 MB for white, 1 MB for black"), "{stderr}");
+    assert!(stderr.ends_with("not even one thread's tables fit\n"), "{stderr}");
+    // The limit is within the one cap on table sizes.
+    for memory in ["0", "65537"] {
+        let stderr = refused(&["--games", "1", "--memory", memory]);
+        assert!(stderr.contains(&format!("{memory} is not in 1..=65536")), "{stderr}");
+    }
+    // No more threads start than there are games: one game from one start is one thread's tables, which
+    // fit exactly (the random white plays the only ply; black's master is made all the same).
+    let one = ["--white", "random", "--black", "master", "--armies", "light", "--games", "1", "--max-plies", "1"];
+    let out = run(&[&one[..], &["--threads", "4", "--memory", "16"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("games 1\n"));
+    // Without --memory, the limit is the memory available (Linux's MemAvailable): 1,024 threads of two
+    // masters take 32 GiB.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kb: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .unwrap()
+        .trim()
+        .trim_end_matches(" kB")
+        .parse()
+        .unwrap();
+    if kb / 1024 < 32 * 1024 {
+        let stderr = refused(&[
+            "--white",
+            "master",
+            "--black",
+            "master",
+            "--armies",
+            "light",
+            "--games",
+            "1024",
+            "--threads",
+            "1024",
+        ]);
+        assert!(stderr.starts_with("error: 1024 threads' engines take 32768 MB of tables"), "{stderr}");
+        assert!(
+            stderr.contains("MB available (MemAvailable in /proc/meminfo; --memory MB sets another limit)"),
+            "{stderr}"
+        );
+    } else {
+        eprintln!("note: {} MB available, more than 1,024 threads of masters take: that case was not run", kb / 1024);
+    }
 }

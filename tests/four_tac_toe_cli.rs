@@ -108,3 +108,21 @@ fn a_line_not_utf8_or_too_long_is_answered_and_the_game_goes_on() {
     assert!(text.contains("O (engine) claims"), "{text}");
     assert_eq!(text.lines().last(), Some("final X 0 O 0"));
 }
+
+#[test]
+fn svg_follows_a_chain_of_links_to_the_file() {
+    use std::os::unix::fs::symlink;
+    let dir = common::scratch("tactoe-links");
+    // first -> second -> real.svg, which exists: it gets the picture, both links stay links.
+    std::fs::write(dir.join("real.svg"), "old").unwrap();
+    symlink("second", dir.join("first")).unwrap();
+    symlink(dir.join("real.svg"), dir.join("second")).unwrap();
+    let output = run(&["--versus", "human"], &format!("1111\nsvg {}\n", dir.join("first").display()));
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout(&output).contains(&format!("wrote {}", dir.join("first").display())));
+    assert!(common::is_link(&dir.join("first")) && common::is_link(&dir.join("second")));
+    let svg = std::fs::read_to_string(dir.join("real.svg")).unwrap();
+    assert_eq!(svg.matches("class=\"sign cross\"").count(), 1, "{svg}");
+    assert_eq!(common::names(&dir), ["first", "real.svg", "second"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

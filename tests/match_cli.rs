@@ -68,3 +68,40 @@ fn the_highest_first_game_plays() {
     assert!(text.contains("random vs random: 2 games, +0 =2 -0, score 50.0%, Elo +0"), "{text}");
     assert!(!text.contains("NaN"), "{text}");
 }
+
+#[test]
+fn a_table_over_the_cap_is_refused() {
+    // The workspace's one cap on table sizes (tesseract_movegen::MAX_TABLE_MB), as for every front end.
+    let out = run(&["--a", "beginner,hash=65537", "--b", "random", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: beginner,hash=65537: hash=65537: expected a number from 1 to 65536\n"
+    );
+}
+
+#[test]
+fn a_match_won_lost_or_drawn_throughout_gives_a_bound_not_a_point() {
+    // The engine at a small budget against random moves, adjudicated at 200 centipawns: it wins both games
+    // of this seed (and loses both with the sides swapped); random players held to four plies draw all.
+    let summary = |args: &[&str]| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = stdout(&out);
+        text.lines().find(|l| l.contains(" games, ")).map(str::to_string).unwrap_or_else(|| panic!("{text}"))
+    };
+    let engine = "beginner,nodes=300,depth=2";
+    let common = ["--start", "classic", "--games", "2", "--adjudicate", "200", "--seed", "1", "--quiet"];
+    let won = summary(&[&["--a", engine, "--b", "random"][..], &common].concat());
+    assert!(won.contains(": 2 games, +2 =0 -0, score 100.0%, Elo > -216 (95%, one-sided) ("), "{won}");
+    let lost = summary(&[&["--a", "random", "--b", engine][..], &common].concat());
+    assert!(lost.contains(": 2 games, +0 =0 -2, score 0.0%, Elo < +216 (95%, one-sided) ("), "{lost}");
+    let mut drawn = QUICK.to_vec();
+    drawn.extend(["--games", "10", "--quiet"]);
+    let drawn = summary(&drawn);
+    assert!(drawn.contains(": 10 games, +0 =10 -0, score 50.0%, Elo +0 [95%: -111, +111] ("), "{drawn}");
+    for line in [&won, &lost, &drawn] {
+        assert!(!line.contains("1200"), "{line}");
+    }
+}

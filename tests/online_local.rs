@@ -302,3 +302,22 @@ fn a_key_file_is_read_with_a_cap() {
     assert_eq!(err, "online: --key /dev/zero: larger than 1024 bytes: a key file holds 64 hex digits\n");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_key_file_is_created_through_a_dangling_link_where_it_points() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let (dir, here, there) = common::scratch_here_there("online-key-link");
+    let link = here.join("me.key");
+    symlink("../there/alice.key", &link).unwrap();
+    let first = run(&["--key", link.to_str().unwrap(), "--print-identity"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(common::is_link(&link), "the link was replaced by a file");
+    let real = there.join("alice.key");
+    assert_eq!(std::fs::read_to_string(&real).unwrap().trim().len(), 64);
+    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+    // Read back through the link: the same identity.
+    let again = run(&["--key", link.to_str().unwrap(), "--print-identity"]);
+    assert_eq!(stdout(&first), stdout(&again));
+    assert_eq!(common::names(&here), ["me.key"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -405,3 +405,34 @@ fn a_game_saved_as_pgn_loads_and_replays() {
         std::fs::remove_file(&save).ok();
     }
 }
+
+#[test]
+fn save_follows_a_relative_dangling_link_and_a_dash_prints_the_record() {
+    use std::os::unix::fs::symlink;
+    let (dir, here, there) = common::scratch_here_there("play-targets");
+    // Relative to the link's folder (here), not to the working directory of the game (dir).
+    let link = here.join("game.json");
+    symlink("../there/game.json", &link).unwrap();
+    let picture = here.join("board.svg");
+    symlink("../there/board.svg", &picture).unwrap();
+    let script =
+        format!("e2e4\nsave {}\nsvg {}\nsave -\nsave {}\nquit\n", link.display(), picture.display(), there.display());
+    let mut command = Command::new(example("play"));
+    command.current_dir(&dir).args(["--start", "classic", "--two-players", "--no-color"]);
+    let out = common::run_within(command, script.into_bytes(), std::time::Duration::from_secs(60));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("Saved 1 moves to {}.", link.display())), "{text}");
+    assert!(common::is_link(&link) && common::is_link(&picture), "a link was replaced by a file");
+    let json = std::fs::read_to_string(there.join("game.json")).unwrap();
+    assert!(json.contains("\"e2e4\""), "{json}");
+    assert!(std::fs::read_to_string(there.join("board.svg")).unwrap().starts_with("<svg"));
+    assert_eq!(common::names(&here), ["board.svg", "game.json"]);
+    assert_eq!(common::names(&there), ["board.svg", "game.json"]);
+    // `save -` prints the record itself.
+    assert!(text.contains(&json), "{text}");
+    assert!(text.contains("Saved 1 moves to standard output."), "{text}");
+    // A folder is refused, and the game goes on.
+    assert!(text.contains(&format!("Could not save to {}: a folder, not a file", there.display())), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

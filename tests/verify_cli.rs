@@ -205,3 +205,36 @@ fn selfcheck_reads_its_files_with_a_cap() {
         assert!(out.stdout.is_empty(), "{flag}");
     }
 }
+
+#[test]
+fn compose_svg_takes_a_dash_and_refuses_a_folder_before_any_work() {
+    let s = study::shipped().unwrap().into_iter().find(|s| s.n == 1).unwrap();
+    let fen = s.position.fen();
+    // `--svg -`: standard output holds the picture alone, the keys go to stderr.
+    let out = run("compose", &["--solve", "--fen", &fen, "--n", "1", "--svg", "-"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = stdout(&out);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert_eq!(svg.matches("class=\"arrow\"").count(), 1);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{}\nkeys 1\n", s.text(s.key)));
+    // A folder is refused before the search, and `-` when composing (one picture per candidate).
+    let dir = common::scratch("compose-svg");
+    let folder = dir.to_str().unwrap();
+    for (args, message) in [
+        (
+            vec!["--solve", "--fen", &fen, "--n", "1", "--svg", folder],
+            format!("error: --svg {folder}: a folder, not a file"),
+        ),
+        (
+            vec!["--n", "1", "--tries", "1", "--svg", "-"],
+            "error: --svg -: composing writes one picture per candidate".into(),
+        ),
+    ] {
+        let out = run("compose", &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && stderr.starts_with(&message), "{args:?}: {stderr}");
+    }
+    assert!(common::names(&dir).is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

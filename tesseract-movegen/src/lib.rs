@@ -89,6 +89,21 @@ pub use parallel::{
 pub use perft::{divide, divide_with_stop, perft};
 pub use rules::{Legal, MoveError, Outcome, text_line, text_line_string};
 
+/// The largest hash table, in megabytes (2²⁰ bytes), that any front end of the workspace accepts: perft's
+/// shared table ([`PerftTable`](crate::PerftTable) with the `parallel` feature) and the engine's
+/// transposition table (`tesseract_search::TranspositionTable`) are sized in megabytes, and every entry
+/// point that takes a size from a user (the UCI engine's `Hash` option, the `--hash` of the `perft`,
+/// `bestmove` and `match` examples, the Python binding's `hash_mb`, `experiment`'s engines) refuses more
+/// than this: 64 GiB, far more than a search or a deep count uses, and little enough that a typo is
+/// refused before anything is allocated.
+///
+/// The cap is not a promise that such a table fits: a table is touched when it is made, and a system that
+/// overcommits memory (Linux) may grant a reservation it cannot back and end the process later. A size
+/// larger than the machine's memory and swap is refused by the allocator (`try_new` reports it); a run
+/// that makes several tables at once (`experiment --threads`) checks their total against the memory
+/// available itself. The table types take any size; the cap is the front ends'.
+pub const MAX_TABLE_MB: usize = 65_536;
+
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

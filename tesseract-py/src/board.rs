@@ -21,8 +21,9 @@ use crate::{interrupt, stack};
 /// mode).
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>, bool));
 
-/// The largest perft table, in megabytes (as the perft example's `--hash`).
-const MAX_HASH_MB: usize = 65_536;
+/// The largest perft table, in megabytes: the workspace's one cap on table sizes (as for the perft
+/// example's `--hash` and the UCI engine's `Hash`).
+const MAX_HASH_MB: usize = tesseract_movegen::MAX_TABLE_MB;
 
 /// A game on a board of any shape the library reads: 4D Tesseract (5⁴), chess and Chess960 (8×8), and
 /// boards of 1 to 4 axes of side 3 to 9 from their FEN. It keeps the start position and the moves played,

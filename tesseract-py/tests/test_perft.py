@@ -76,6 +76,9 @@ def test_bad_counting_arguments_raise():
         board.perft(1, threads=0)
     with pytest.raises(ValueError, match="hash_mb"):
         board.perft(1, hash_mb=10**6)
+    # The workspace's one cap on table sizes (tesseract_movegen::MAX_TABLE_MB), as for every front end.
+    with pytest.raises(ValueError, match="hash_mb: expected 0 to 65536 megabytes, not 65537"):
+        board.divide(1, hash_mb=65537)
     with pytest.raises(OverflowError):
         board.perft(-1)
     with pytest.raises(TypeError):

@@ -93,7 +93,8 @@ impl TranspositionTable {
     }
 
     /// A table of `mb` megabytes, or an error if the allocator refuses the memory (a size taken from
-    /// a user should go through here).
+    /// a user should go through here, after a check against the workspace's one cap on table sizes,
+    /// [`tesseract_movegen::MAX_TABLE_MB`], as every front end does).
     ///
     /// # Errors
     /// [`TableAllocError`] when the memory cannot be allocated, or `mb` megabytes overflow `usize`.

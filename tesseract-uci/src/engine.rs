@@ -25,10 +25,12 @@ pub const NAME: &str = concat!("Tesseract ", env!("CARGO_PKG_VERSION"));
 
 /// The default transposition table size, in megabytes (the master tier's).
 pub const DEFAULT_HASH_MB: usize = 16;
-/// The largest table, in megabytes: a table is filled (touched) when made, and on Linux, which overcommits,
-/// a table larger than the memory gets the process killed rather than an allocation error; at 500,000
-/// nodes a second, 4 GB (268 million entries) is more than a search of several minutes fills.
-pub const MAX_HASH_MB: usize = 4_096;
+/// The largest table, in megabytes: the workspace's one cap on table sizes,
+/// [`tesseract_movegen::MAX_TABLE_MB`] (64 GiB), as for every front end. A table is filled (touched) when
+/// made, so on Linux, which overcommits, a table larger than the memory available (but not than memory and
+/// swap, which the allocator refuses: an `info string error` and the previous table kept) may get the
+/// process killed rather than an allocation error: choose a `Hash` that fits the machine.
+pub const MAX_HASH_MB: usize = tesseract_movegen::MAX_TABLE_MB;
 /// The default move overhead, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// The largest move overhead, in milliseconds.
@@ -873,12 +875,26 @@ mod tests {
     }
 
     #[test]
+    fn the_hash_option_takes_the_workspaces_table_cap() {
+        let (mut e, out) = engine();
+        send(&mut e, &["uci"]);
+        let line = format!("option name Hash type spin default 16 min 1 max {}", tesseract_movegen::MAX_TABLE_MB);
+        assert!(out.lines().contains(&line), "{:?}", out.lines());
+        // The largest size is taken (its table is made at `isready` or `go`, not here).
+        out.clear();
+        send(&mut e, &["setoption name Hash value 65536"]);
+        assert!(out.lines().is_empty(), "{:?}", out.lines());
+        assert_eq!(e.config.hash_mb, 65_536);
+    }
+
+    #[test]
     fn bad_options_are_errors_and_change_nothing() {
         let (mut e, out) = engine();
         let before = e.config.clone();
         for (line, message) in [
             ("setoption name Threads value 2", "column 30: setoption Threads: unknown option"),
             ("setoption name Hash value 0", "column 27: setoption Hash: value \"0\": expected a whole number from 1"),
+            ("setoption name Hash value 65537", "value \"65537\": expected a whole number from 1 to 65536"),
             ("setoption name Hash value lots", "setoption Hash: value \"lots\""),
             ("setoption name Hash", "column 16: setoption Hash: needs a value"),
             ("setoption name UCI_Elo value 1000", "expected a whole number from 1440 to 2045"),

@@ -66,19 +66,41 @@ pub fn example_under_shell(name: &str, setup: &str, args: &[&str]) -> Command {
 ///
 /// # Panics
 /// When the child is still running after `limit` (it is killed first), or cannot be started.
-pub fn run_within(mut command: Command, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
+pub fn run_within(command: Command, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
+    run_within_to(command, Stdio::piped(), stdin, limit)
+}
+
+/// Runs an example whose standard output is a pipe that nobody reads (its reading end is closed before
+/// the example starts, so its first write fails as after `| head -0`), feeding it `stdin`, for at most a
+/// minute; the output's `stdout` is empty.
+///
+/// # Panics
+/// As [`run_within`].
+pub fn run_with_closed_stdout(name: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut command = Command::new(example(name));
+    command.args(args);
+    run_within_to(command, writer.into(), stdin.to_vec(), std::time::Duration::from_secs(60))
+}
+
+/// [`run_within`] with `stdout` as the child's standard output (the output's `stdout` is what came
+/// through it when it is [`Stdio::piped`], else empty).
+pub fn run_within_to(mut command: Command, stdout: Stdio, stdin: Vec<u8>, limit: std::time::Duration) -> Output {
     use std::io::Read;
     let mut child =
-        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the child starts");
+        command.stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::piped()).spawn().expect("the child starts");
     let mut input = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
     });
-    let mut pipe_out = child.stdout.take().expect("piped stdout");
+    let mut pipe_out = child.stdout.take();
     let mut pipe_err = child.stderr.take().expect("piped stderr");
     let out = std::thread::spawn(move || {
         let mut v = Vec::new();
-        let _ = pipe_out.read_to_end(&mut v);
+        if let Some(pipe) = pipe_out.as_mut() {
+            let _ = pipe.read_to_end(&mut v);
+        }
         v
     });
     let err = std::thread::spawn(move || {
@@ -117,4 +139,78 @@ pub fn automatic_ends() -> Vec<(&'static str, &'static str, Vec<&'static str>)> 
             (end, start, words.collect())
         })
         .collect()
+}
+
+/// A fresh empty folder for one test's files, under target/ (never a system folder such as /dev).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tesseract-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// A fresh scratch folder (see [`scratch`]) with two empty folders in it, `here` and `there` (for a link
+/// in one to a file in the other): the three paths.
+pub fn scratch_here_there(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let (here, there) = (dir.join("here"), dir.join("there"));
+    std::fs::create_dir_all(&here).expect("a scratch folder");
+    std::fs::create_dir_all(&there).expect("a scratch folder");
+    (dir, here, there)
+}
+
+/// Makes a FIFO at `path` (with mkfifo(1): the tests have no libc of their own).
+pub fn mkfifo(path: &std::path::Path) {
+    assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success(), "mkfifo {}", path.display());
+}
+
+/// A thread that reads a FIFO to its end (see [`read_fifo`]).
+pub struct FifoReader {
+    path: PathBuf,
+    thread: std::thread::JoinHandle<Vec<u8>>,
+}
+
+/// Reads the FIFO at `path` to its end on a thread (opening it waits for a writer).
+pub fn read_fifo(path: &std::path::Path) -> FifoReader {
+    use std::io::Read;
+    let path = path.to_path_buf();
+    let at = path.clone();
+    let thread = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::fs::File::open(at).expect("the FIFO opens").read_to_end(&mut v).expect("the FIFO reads");
+        v
+    });
+    FifoReader { path, thread }
+}
+
+impl FifoReader {
+    /// What came through, once the writer is done. Call it after the writer ended: a reader still waiting
+    /// for a writer after five seconds is let go (the FIFO opened for writing and closed), so a writer that
+    /// never came makes the bytes empty instead of the test hang.
+    pub fn contents(self) -> Vec<u8> {
+        let started = std::time::Instant::now();
+        while !self.thread.is_finished() && started.elapsed() < std::time::Duration::from_secs(5) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        if !self.thread.is_finished() {
+            drop(std::fs::OpenOptions::new().write(true).open(&self.path));
+        }
+        self.thread.join().expect("the FIFO's reader")
+    }
+}
+
+/// Whether `path` is a symbolic link.
+pub fn is_link(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The names in `dir`, sorted.
+pub fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
 }
