@@ -310,7 +310,8 @@ impl JsOnline {
         self.0.peer_identity()
     }
 
-    /// Takes one frame from the relay; JSON array of events (a refused frame is a "failure" event, never
+    /// Takes one frame from the relay; JSON array of events (a frame that does not authenticate is a
+    /// "dropped" event and the match goes on; one that ends the match is a "failure" event; never
     /// a throw).
     pub fn receive(&mut self, bytes: &[u8]) -> String {
         self.0.receive(bytes)
@@ -326,6 +327,11 @@ impl JsOnline {
     #[wasm_bindgen(js_name = nextFrame)]
     pub fn next_frame(&mut self) -> Option<Vec<u8>> {
         self.0.next_frame()
+    }
+
+    /// How many frames were dropped because they did not authenticate.
+    pub fn dropped(&self) -> f64 {
+        self.0.dropped()
     }
 
     /// Queues the unacknowledged frames again, for nextFrame().

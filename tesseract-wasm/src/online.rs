@@ -165,7 +165,7 @@ fn state_error(e: StateError) -> String {
 ///
 /// Every method is the JavaScript method of the same name in camelCase (see the crate docs); an `Err`
 /// is thrown there as an `Error` with the same message. Frames from the relay are never thrown about:
-/// [`Online::receive`] reports a refused frame as a `failure` event.
+/// [`Online::receive`] reports a dropped frame as a `dropped` event and a fatal one as a `failure`.
 pub struct Online {
     session: Session,
     invitation: Invitation,
@@ -286,18 +286,20 @@ impl Online {
     /// Takes one frame from the relay; returns a JSON array of events:
     /// `{"type": "peerKeys", "identity"}`, `{"type": "established", "peer", "safety"}`,
     /// `{"type": "moved", "color", "text", "ply"}`, `{"type": "drawOffered"}`, `{"type": "drawDeclined"}`,
-    /// `{"type": "gameOver", "score", "winner", "reason"}`, `{"type": "duplicate"}`, or one
-    /// `{"type": "failure", "kind", "message", "fatal"}` for a refused frame: `kind` is the wire crate's
-    /// error (`Authentication`, `Desync`, `Sequence`, `Malformed`, ...), `message` says what failed, and
-    /// `fatal` is true when the frame aborted the match (false for a stray frame after the end).
+    /// `{"type": "gameOver", "score", "winner", "reason"}`, `{"type": "duplicate"}`;
+    /// `{"type": "dropped", "kind", "message", "count"}` for a frame that does not authenticate (damaged,
+    /// replayed, or sent by someone other than the opponent): dropped, the match goes on, and `count` is
+    /// how many were dropped so far; or one `{"type": "failure", "kind", "message", "fatal"}` for a frame
+    /// that ended the match (`fatal`: an authenticated violation, an illegal move, a false claim, a
+    /// desync) or came after its end (not fatal). `kind` is the wire crate's error (`Authentication`,
+    /// `Desync`, `Sequence`, `Malformed`, ...), `message` says what failed.
     pub fn receive(&mut self, bytes: &[u8]) -> String {
         let events = self.session.receive(bytes);
         self.events_json(events)
     }
 
     /// Takes the news of a frame of `len` bytes that the page refused to copy (too long to be a frame):
-    /// the match is aborted as for any oversize frame, unless it is already over. The same JSON as
-    /// [`Online::receive`].
+    /// dropped as any oversize frame. The same JSON as [`Online::receive`].
     pub fn receive_oversize(&mut self, len: f64) -> String {
         let len = if len.is_finite() && len >= 0.0 { len as u64 } else { u64::MAX };
         let events = self.session.receive_oversize(len);
@@ -328,11 +330,23 @@ impl Online {
                         v
                     }
                     Event::Duplicate => json!({ "type": "duplicate" }),
+                    Event::Dropped { error } => json!({
+                        "type": "dropped",
+                        "kind": error.name(),
+                        "message": error.to_string(),
+                        "count": self.session.dropped(),
+                    }),
                     other => json!({ "type": "other", "debug": format!("{other:?}") }),
                 })
                 .collect(),
         };
         Value::Array(list).to_string()
+    }
+
+    /// How many frames were dropped because they did not authenticate (since the page started or
+    /// resumed the match).
+    pub fn dropped(&self) -> f64 {
+        self.session.dropped() as f64
     }
 
     /// The next frame to send to the relay, or `None` when there is none.

@@ -216,7 +216,11 @@ function mover() {
 }
 
 function over() {
-  return app.mode === 'tactoe' ? app.game.isOver() : app.game.status() !== undefined;
+  if (app.mode === 'tactoe') return app.game.isOver();
+  // Online, the match's session says when the game is over: a repetition or the 50-move rule ends it only
+  // when a player claims it (offline, the page claims for both, as the engine does).
+  if (online()) return app.online.over();
+  return app.game.status() !== undefined;
 }
 
 /** Plays a move text (chess) or claims a cell (Four Tac Toe) for whoever is to move. */
@@ -580,6 +584,19 @@ function exposeForTests() {
     /** The online panel's state (null before the WebAssembly module is loaded). */
     online() {
       return app.online ? app.online.snapshot() : null;
+    },
+    /**
+     * Plays a move text as two clicks on its cells would, without the pointer (the same handler: the page's
+     * checks, then the online session's); for tests that play long lines. Returns whether it was played.
+     */
+    playByCells(text) {
+      const move = app.game ? JSON.parse(app.game.legalMoves()).find((m) => m.text === text) : undefined;
+      if (!move) return false;
+      const before = JSON.parse(app.game.history()).length;
+      onCell(move.from);
+      onCell(move.kingTo ?? move.to);
+      if ($('promotion').childElementCount > 0) $('promotion').querySelector(`[data-move="${text}"]`)?.click();
+      return JSON.parse(app.game.history()).length > before;
     },
     state() {
       const g = app.game;

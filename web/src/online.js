@@ -19,6 +19,7 @@ const BACKOFF_MS = [1000, 2000, 4000, 8000, 10000]; // reconnect delays, the las
 const STABLE_MS = 5000; // a connection open this long resets the backoff
 const MAX_MESSAGE = 65536; // longer messages are not copied into the session: reported by their length
 const DEFAULT_RELAY = 'ws://127.0.0.1:8090';
+const DROPS_WARNED = 3; // dropped frames before the player is warned
 
 /** What each kind of refused frame means for the player (the wire crate's Error variants). */
 const MEANING = {
@@ -133,9 +134,10 @@ export class OnlinePanel {
     this.attempt = 0;
     this.reconnectTimer = 0;
     this.openedAt = 0;
-    this.lastTraffic = 0; // time of the last frame sent or received
+    this.lastTraffic = 0; // time of the last frame sent, or received new (a dropped frame or a copy is silence)
     this.saved = true; // whether the session's state is in storage (else frames are held back)
     this.alert = ''; // a failure shown to the player
+    this.warning = ''; // frames dropped because they did not authenticate
     this.note = '';
     this.connection = '';
     this.timer = 0;
@@ -345,6 +347,7 @@ export class OnlinePanel {
     this.releaseLock = release;
     this.forgetFinished();
     this.session = session;
+    this.warning = '';
     this.relay = relay;
     this.alert = '';
     this.note = '';
@@ -569,13 +572,15 @@ export class OnlinePanel {
       return;
     }
     this.attempt = 0;
-    this.lastTraffic = Date.now();
     const len = data.byteLength;
     const events = JSON.parse(len > MAX_MESSAGE ? this.session.receiveOversize(len) : this.session.receive(new Uint8Array(data)));
     for (const e of events) this.onEvent(e);
+    // A copy of a frame accepted lately, or a frame dropped because it does not authenticate, is silence
+    // (PROTOCOL.md §6): a stranger who keeps sending must not keep us from retransmitting.
+    const news = events.some((e) => e.type !== 'duplicate' && e.type !== 'dropped');
+    if (news) this.lastTraffic = Date.now();
     this.flush();
-    // A retransmitted copy (the opponent's last frame again, while it waits for our move) changes nothing.
-    if (events.every((e) => e.type === 'duplicate')) return;
+    if (!news && !events.some((e) => e.type === 'dropped')) return;
     this.host.refresh();
     this.render();
   }
@@ -591,11 +596,19 @@ export class OnlinePanel {
           this.alert = `The page’s board refused the move ${e.text} that the session accepted: ${err.message}`;
         }
         break;
+      case 'dropped':
+        // Not fatal: nothing that frame carried was played, and the match goes on (PROTOCOL.md §7).
+        if (e.count >= DROPS_WARNED) {
+          this.warning =
+            `${e.count} frames from the relay did not authenticate and were ignored (the last: ${e.message}): ` +
+            'someone other than your opponent may be writing to this match. Your game is not affected.';
+        }
+        break;
       case 'failure':
         if (e.fatal) {
-          const meaning = MEANING[e.kind] ?? 'it failed a check';
+          const meaning = MEANING[e.kind] ?? 'it breaks the protocol';
           this.alert =
-            `Refused a frame from the relay: ${e.message} (${e.kind}): ${meaning}. ` +
+            `Your opponent’s side sent a signed frame that breaks the rules: ${e.message} (${e.kind}): ${meaning}. ` +
             'The match is stopped, and nothing that frame carried was played.';
         } else {
           this.note = `Ignored a frame that came after the end (${e.message}).`;
@@ -603,7 +616,7 @@ export class OnlinePanel {
         break;
       case 'gameOver':
         if (e.reason === 'aborted' && !this.session.failure()) {
-          this.note = 'Your opponent’s side stopped the match (its program refused a frame, or the player aborted).';
+          this.note = 'Your opponent’s side stopped the match (its program found a frame of ours against the rules, or the player aborted).';
         }
         break;
       default:
@@ -625,6 +638,12 @@ export class OnlinePanel {
   }
 
   // --------------------------------------------------------------------------------- the player's acts
+
+  /** Whether the match is over (closed or aborted). */
+  over() {
+    const phase = this.session?.phase();
+    return phase === 'closed' || phase === 'aborted';
+  }
 
   /** Whether the person at this page may move now (a click on the board). */
   myMove() {
@@ -687,6 +706,7 @@ export class OnlinePanel {
     $('online-setup').hidden = s !== null;
     $('online-match').hidden = s === null;
     $('online-alert').textContent = this.alert;
+    $('online-warning').textContent = this.warning;
     $('online-note').textContent = this.note;
     if (!s) return;
     $('online-link').value = this.link();
@@ -722,6 +742,8 @@ export class OnlinePanel {
       result: s?.result() ? JSON.parse(s.result()) : null,
       failure: s?.failure() ? JSON.parse(s.failure()) : null,
       alert: this.alert,
+      warning: this.warning,
+      dropped: s ? s.dropped() : 0,
       note: this.note,
       status: $('online-status').textContent,
       connection: this.connection,
