@@ -205,11 +205,11 @@ fn a_tampered_move_is_dropped_and_the_genuine_one_played() {
 #[test]
 fn garbage_and_oversize_frames_are_dropped_without_panicking() {
     let (mut white, _) = pair("classic", "w");
-    let inputs: [(&str, Box<dyn Fn(&mut Online) -> String>); 4] = [
-        ("Malformed", Box::new(|w: &mut Online| w.receive(b"not a frame"))),
-        ("Oversize", Box::new(|w: &mut Online| w.receive_oversize(1e12))),
-        ("Oversize", Box::new(|w: &mut Online| w.receive(&[0x54; 2000]))),
-        ("Oversize", Box::new(|w: &mut Online| w.receive_oversize(f64::NAN))),
+    let inputs: [(&str, fn(&mut Online) -> String); 4] = [
+        ("Malformed", |w| w.receive(b"not a frame")),
+        ("Oversize", |w| w.receive_oversize(1e12)),
+        ("Oversize", |w| w.receive(&[0x54; 2000])),
+        ("Oversize", |w| w.receive_oversize(f64::NAN)),
     ];
     for (n, (kind, input)) in inputs.iter().enumerate() {
         let seen = events(&input(&mut white));
