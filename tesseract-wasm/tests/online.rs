@@ -205,7 +205,8 @@ fn a_tampered_move_is_dropped_and_the_genuine_one_played() {
 #[test]
 fn garbage_and_oversize_frames_are_dropped_without_panicking() {
     let (mut white, _) = pair("classic", "w");
-    let inputs: [(&str, fn(&mut Online) -> String); 4] = [
+    type Input = fn(&mut Online) -> String;
+    let inputs: [(&str, Input); 4] = [
         ("Malformed", |w| w.receive(b"not a frame")),
         ("Oversize", |w| w.receive_oversize(1e12)),
         ("Oversize", |w| w.receive(&[0x54; 2000])),
