@@ -73,7 +73,7 @@
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
 //! 4 KiB, is answered and ignored, and input goes on. The board is printed as the board crate's text
-//! picture.
+//! picture, from the player's side (turned for Black).
 //!
 //! **Output.** `identity <hex>`, `established peer=<hex> safety=<hex>`, one line `move <ply> <color>
 //! <text>` per move (unless `--quiet`), and a last line `final result=<score> reason=<reason> ply=<n>
@@ -96,6 +96,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use lines::{Line, MAX_LINE, stdin_lines};
+use tesseract::board::picture::Diagram;
 use tesseract::board::{Color, Move, Position, start};
 use tesseract::search::{Searcher, Tier};
 use tesseract::wire::redis::{RedisRelay, RelayEvent, SaveOutcome, StateSaver, Target};
@@ -454,7 +455,8 @@ impl Player<'_> {
             Hands::Script(line) => line.act(session).map(drop),
             Hands::Human(rx) => {
                 if matches!(session.action(), Action::Move | Action::AnswerDraw) && !*prompted {
-                    outln!("{}", session.position());
+                    // The board from this player's side (turned for Black).
+                    outln!("{}", Diagram::new(session.position()).from_side(session.color()));
                     let offer =
                         if session.draw_offered() { " (the peer offers a draw: accept or decline)" } else { "" };
                     outln!("{} to play{offer}: a move, draw, claim, resign or abort", session.color());

@@ -7,7 +7,10 @@
 //! ```
 //!
 //! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
-//! the row of boards and w the column; a 2D game as the usual diagram. Moves are typed in the text of
+//! the row of boards and w the column; a 2D game as the usual diagram. Playing Black against the engine,
+//! the board is turned for you (the picture by 180°: `Diagram::from_side` of tesseract-board); `flip`
+//! turns it either way. `history` lists the moves as a reader writes them (SAN in 2D, the long form of
+//! RULES.md §4 in 3D and 4D: `tesseract_movegen::san::numbered`), then as typed. Moves are typed in the text of
 //! RULES.md §4: eight digits from-xyzw to-xyzw in 4D (`22132313`, `24132513Q`), UCI in 2D (`e2e4`,
 //! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
 //! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
@@ -28,26 +31,27 @@
 #[path = "common/out.rs"]
 mod out;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::atomic::Ordering;
 
 use clap::Parser;
 use tesseract::board::picture::Diagram;
 use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::pgn::{PgnError, PgnGame};
-use tesseract::movegen::{MoveError, legal_moves, text_line_string};
+use tesseract::movegen::{MoveError, legal_moves, san, text_line_string};
 use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
 
-use lines::{Line, MAX_LINE, stdin_lines};
+use input::{Input, is_quit};
+use lines::{Line, MAX_LINE};
 
 #[path = "common/files.rs"]
 mod files;
+#[path = "common/input.rs"]
+mod input;
 #[path = "common/lines.rs"]
 mod lines;
 
@@ -91,6 +95,7 @@ Commands:
   moves             list every legal move, by piece
   moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
   board             draw the board again
+  flip              turn the board (drawn from your side: from Black's when you play Black)
   undo              take back your last move (and the engine's reply)
   save FILE         save the game (JSON: start, seed, players, moves; PGN when FILE ends in .pgn);
                     a link is followed to its file, `save -` prints it
@@ -98,7 +103,7 @@ Commands:
                     `svg -` prints it
   load FILE         load a saved game; `load FILE verify` also re-thinks every engine move
   fen               print the position's text
-  history           print the moves played
+  history           print the moves played (SAN in 2D, the long form in 3D/4D, then as typed)
   help              this list
   quit              leave";
 
@@ -115,81 +120,10 @@ struct Ui {
     players: [Player; 2],
     searcher: Searcher,
     color: bool,
+    /// The side the board is drawn from (the person's against the engine; `flip` turns it).
+    side: Color,
     out: std::io::Stdout,
     input: Input,
-}
-
-/// Standard input, read by a thread of its own so that a game between two engines can notice `quit` and
-/// the end of input while it plays. `None` stands for the end of input (or a read error). At most
-/// [`READ_AHEAD`] lines wait in the channel and as many in `pending`, so memory stays bounded whatever
-/// comes in (a `quit` behind more lines than that is seen once the game ends).
-struct Input {
-    lines: Receiver<Option<Line>>,
-    /// Lines received but not yet taken, in order.
-    pending: VecDeque<Option<Line>>,
-    /// Raised while an engine searches in a game between two engines: the reading thread then raises
-    /// the searcher's stop flag as soon as it reads a `quit` or the end of input.
-    watching: Arc<AtomicBool>,
-}
-
-/// Lines read ahead of the game, at most (in each of the channel and the queue).
-const READ_AHEAD: usize = 64;
-
-impl Input {
-    /// Reads standard input; `stop` is the flag that stops the searcher's running search.
-    fn stdin(stop: Arc<AtomicBool>) -> Input {
-        let (send, lines) = mpsc::sync_channel(READ_AHEAD);
-        let watching = Arc::new(AtomicBool::new(false));
-        let watch = Arc::clone(&watching);
-        std::thread::spawn(move || {
-            let mut reader = stdin_lines();
-            loop {
-                let line = reader.next_line().ok().flatten();
-                if watch.load(Ordering::SeqCst) && stops_engines(&line) {
-                    // Cut the search short now, not after its iteration.
-                    stop.store(true, Ordering::SeqCst);
-                }
-                let end = line.is_none();
-                if send.send(line).is_err() || end {
-                    return;
-                }
-            }
-        });
-        Input { lines, pending: VecDeque::new(), watching }
-    }
-
-    /// The next line, waiting for it; `None` at the end of input (and ever after).
-    fn next(&mut self) -> Option<Line> {
-        match self.pending.pop_front() {
-            Some(line) => line,
-            None => self.lines.recv().ok().flatten(),
-        }
-    }
-
-    /// Whether a `quit` (or the end of input) has come in and waits to be taken; does not wait.
-    fn quit_pending(&mut self) -> bool {
-        while self.pending.len() < READ_AHEAD {
-            match self.lines.try_recv() {
-                Ok(line) => self.pending.push_back(line),
-                Err(_) => break,
-            }
-        }
-        self.pending.iter().any(stops_engines)
-    }
-}
-
-/// Whether a command word ends the session.
-fn is_quit(word: &str) -> bool {
-    matches!(word, "quit" | "exit" | "q")
-}
-
-/// Whether a line of input (`None`: the end of input) stops a game between two engines.
-fn stops_engines(line: &Option<Line>) -> bool {
-    match line {
-        None => true,
-        Some(Line::Text(text)) => text.split_whitespace().next().is_some_and(is_quit),
-        Some(_) => false,
-    }
 }
 
 /// The color that plays the move of index `ply` (from 0) of a game from `start`.
@@ -235,11 +169,16 @@ impl Ui {
             .selected(marks.selected)
             .targets(marks.targets.iter().copied())
             .last_move(marks.last)
+            .from_side(self.side)
             .ansi(self.color);
         let mut out = diagram.to_string();
         if pos.geometry().dims() == 4 {
             out.push_str(
-                "x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n",
+                if self.side == Color::White {
+                    "x runs left to right and y bottom to top inside each board; z picks the row of boards, w the column\n"
+                } else {
+                    "turned for Black: x runs right to left and y top to bottom inside each board; z picks the row of boards (1 at the top), w the column (5 on the left)\n"
+                },
             );
         }
         out
@@ -564,7 +503,9 @@ fn main() -> ExitCode {
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let searcher = Searcher::new(1);
     let input = Input::stdin(searcher.stop_flag());
-    let mut ui = Ui { game: Game::new(pos, seed), players, searcher, color, out: std::io::stdout(), input };
+    // The board is drawn from the person's side: Black's when only Black is a person.
+    let side = if matches!(players, [Player::Engine(_), Player::Human]) { Color::Black } else { Color::White };
+    let mut ui = Ui { game: Game::new(pos, seed), players, searcher, color, side, out: std::io::stdout(), input };
     if let Some(path) = &args.load {
         if let Err(e) = ui.load(path, false) {
             eprintln!("error: {e}");
@@ -620,9 +561,20 @@ fn main() -> ExitCode {
                 ui.say(&fen);
             }
             "history" => {
+                // The readable list (SAN in 2D, the long form of RULES.md §4 elsewhere), then the texts to type.
                 let texts: Vec<String> = ui.game.move_texts().iter().map(ToString::to_string).collect();
-                let text = if texts.is_empty() { "No moves yet.".to_string() } else { texts.join(" ") };
-                ui.say(&text);
+                if texts.is_empty() {
+                    ui.say("No moves yet.");
+                } else {
+                    let list = san::numbered(ui.game.start(), ui.game.moves()).expect("the game's moves are legal");
+                    ui.say(&list);
+                    ui.say(&texts.join(" "));
+                }
+            }
+            "flip" => {
+                ui.side = ui.side.other();
+                let marks = ui.last_marks();
+                ui.show(&marks);
             }
             "save" => match arg {
                 Some(path) => ui.save(path),

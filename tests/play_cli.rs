@@ -436,3 +436,25 @@ fn save_follows_a_relative_dangling_link_and_a_dash_prints_the_record() {
     assert!(text.contains(&format!("Could not save to {}: a folder, not a file", there.display())), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Two people: the board from White's side until `flip` turns it; `history` writes SAN in 2D and the long
+/// form in 4D, numbered, then the texts as typed. Playing Black against the engine draws Black's side.
+#[test]
+fn the_board_turns_for_black_and_history_reads_like_a_score_sheet() {
+    let out = play(&["--start", "classic", "--two-players", "--no-color"], "e2e4\ne7e5\ng1f3\nhistory\nflip\nquit\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("\n1. e4 e5 2. Nf3\ne2e4 e7e5 g1f3\n"), "{text}");
+    let turned = text.split("black> flip").nth(1).expect("the board after flip");
+    assert!(turned.contains("\n1 R . B K Q B N R\n"), "{turned}"); // g1 empty, seen from h to a
+    assert!(turned.contains("\n  h g f e d c b a\n"), "{turned}");
+    let out = play(&["--two-players", "--no-color"], "22132313\n24532353\nhistory\nquit\n");
+    let text = stdout(&out);
+    assert!(text.contains("\n1. Y2213-2313 Y2453-2353\n22132313 24532353\n"), "{text}");
+    // Against the engine as Black: Black's side from the first picture on.
+    let out =
+        play(&["--start", "classic", "--color", "black", "--tier", "beginner", "--seed", "3", "--no-color"], "quit\n");
+    let text = stdout(&out);
+    assert!(text.contains("\n  h g f e d c b a\n"), "{text}");
+    assert!(!text.contains("\n  a b c d e f g h\n"), "{text}");
+}

@@ -5,7 +5,9 @@
 //! (x left to right, y bottom to top), z choosing the row of boards (z = 5 at the top) and w the column
 //! (w = 1 on the left). Every 4D line, a rook's ray or a dragon's 4-agonal, is then a straight run of cells
 //! in the picture. A 3D position is one row of boards (z left to right); a 2D position is the usual
-//! diagram with files a–h and ranks 1–8.
+//! diagram with files a–h and ranks 1–8. [`Diagram::from_side`] turns the picture for Black: the whole
+//! picture by 180°, so every axis runs the other way (in 2D rank 1 at the top and file h on the left, as
+//! Black sees the board; in 4D also the grid of boards, z = 1 at the top and w = 5 on the left).
 
 use std::fmt::{self, Write as _};
 
@@ -39,12 +41,42 @@ pub struct Diagram<'a> {
     targets: Vec<Cell>,
     last: Option<Move>,
     ansi: bool,
+    /// Drawn from Black's side: every axis reversed.
+    turned: bool,
 }
 
 impl<'a> Diagram<'a> {
     /// The diagram of `pos`, without marks, in plain text.
     pub fn new(pos: &'a Position) -> Diagram<'a> {
-        Diagram { pos, selected: None, targets: Vec::new(), last: None, ansi: false }
+        Diagram { pos, selected: None, targets: Vec::new(), last: None, ansi: false, turned: false }
+    }
+
+    /// Draws the board as `side` sees it: White's side is the usual picture, Black's the same picture
+    /// turned by 180° (every axis reversed, the labels with it).
+    ///
+    /// ```
+    /// use tesseract_board::picture::Diagram;
+    /// use tesseract_board::{start, Color};
+    /// let pos = start::chess();
+    /// let black = Diagram::new(&pos).from_side(Color::Black).to_string();
+    /// assert!(black.starts_with("1 R N B K Q B N R\n"));
+    /// assert!(black.ends_with("\n8 r n b k q b n r\n  h g f e d c b a\n"));
+    /// ```
+    #[must_use]
+    pub fn from_side(mut self, side: Color) -> Diagram<'a> {
+        self.turned = side == Color::Black;
+        self
+    }
+
+    /// The coordinates 1..=n in the order the picture shows them along an axis drawn left to right (or,
+    /// with `down`, top to bottom from n to 1), turned when the diagram is.
+    fn order(&self, down: bool) -> Vec<u8> {
+        let n = self.pos.geometry().side() as u8;
+        let mut v: Vec<u8> = (1..=n).collect();
+        if down != self.turned {
+            v.reverse();
+        }
+        v
     }
 
     /// Marks the selected piece's cell.
@@ -122,7 +154,7 @@ impl<'a> Diagram<'a> {
     fn header(&self, out: &mut String, axis: char) {
         let n = self.pos.geometry().side() as u8;
         let mut line = String::from("      ");
-        for k in 1..=n {
+        for k in self.order(false) {
             write!(line, "{:<width$}", format!("  {axis}={k}"), width = 2 * n as usize + 3).expect("write to String");
         }
         self.paint(out, line.trim_end(), "1");
@@ -133,16 +165,16 @@ impl<'a> Diagram<'a> {
     fn board_row(&self, out: &mut String, label: &str, boards: &[(u8, u8)]) {
         let g = self.pos.geometry();
         let d = g.dims();
-        let n = g.side() as u8;
-        for y in (1..=n).rev() {
-            let margin = if y == n { label } else { "" };
+        let (ys, xs) = (self.order(true), self.order(false));
+        for &y in &ys {
+            let margin = if y == ys[0] { label } else { "" };
             self.paint(out, &format!("{margin:<6}"), "1");
             for (b, &(z, w)) in boards.iter().enumerate() {
                 if b > 0 {
                     out.push_str("  ");
                 }
                 self.paint(out, &y.to_string(), "2");
-                for x in 1..=n {
+                for &x in &xs {
                     let coords = [x, y, z, w];
                     self.cell(out, g.cell(&coords[..d]).expect("on the board"));
                 }
@@ -150,7 +182,7 @@ impl<'a> Diagram<'a> {
             out.push('\n');
         }
         out.push_str("      ");
-        let xs: Vec<String> = (1..=n).map(|x| x.to_string()).collect();
+        let xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
         for b in 0..boards.len() {
             out.push_str(if b > 0 { "    " } else { "  " });
             self.paint(out, &xs.join(" "), "2");
@@ -162,11 +194,10 @@ impl<'a> Diagram<'a> {
 impl fmt::Display for Diagram<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = self.pos.geometry();
-        let n = g.side() as u8;
         let mut out = String::new();
         match g.dims() {
             1 => {
-                for x in 1..=n {
+                for x in self.order(false) {
                     self.cell(&mut out, g.cell(&[x]).expect("on the board"));
                 }
                 // No label before the row: an unmarked first cell starts with its letter.
@@ -176,29 +207,31 @@ impl fmt::Display for Diagram<'_> {
                 out.push('\n');
             }
             2 => {
-                for y in (1..=n).rev() {
+                for y in self.order(true) {
                     self.paint(&mut out, &y.to_string(), "2");
-                    for x in 1..=n {
+                    for x in self.order(false) {
                         self.cell(&mut out, g.cell(&[x, y]).expect("on the board"));
                     }
                     out.push('\n');
                 }
                 out.push_str("  ");
-                let files: Vec<String> = (0..n).map(|x| ((b'a' + x) as char).to_string()).collect();
+                let files: Vec<String> =
+                    self.order(false).iter().map(|x| ((b'a' + x - 1) as char).to_string()).collect();
                 self.paint(&mut out, &files.join(" "), "2");
                 out.push('\n');
             }
             3 => {
                 self.header(&mut out, 'z');
-                let boards: Vec<(u8, u8)> = (1..=n).map(|z| (z, 0)).collect();
+                let boards: Vec<(u8, u8)> = self.order(false).iter().map(|&z| (z, 0)).collect();
                 self.board_row(&mut out, "", &boards);
             }
             _ => {
                 self.header(&mut out, 'w');
-                for z in (1..=n).rev() {
-                    let boards: Vec<(u8, u8)> = (1..=n).map(|w| (z, w)).collect();
+                let zs = self.order(true);
+                for (i, &z) in zs.iter().enumerate() {
+                    let boards: Vec<(u8, u8)> = self.order(false).iter().map(|&w| (z, w)).collect();
                     self.board_row(&mut out, &format!("z={z}"), &boards);
-                    if z > 1 {
+                    if i + 1 < zs.len() {
                         out.push('\n');
                     }
                 }

@@ -757,3 +757,48 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
 pub fn to_san(pos: &Position, m: Move) -> String {
     SanPlus::from_move(pos, m).to_string()
 }
+
+/// The moves of a game from `start`, numbered as a reader writes them down: `1. e4 e5 2. Nf3` in SAN on 2D
+/// boards, the long form elsewhere (`1. Y2213-2313 Y2453-2353`); a game that starts with Black to move
+/// begins `1... e5` (the start's own move number, not always 1). The terminal's `history` and the page's
+/// move list write the same text.
+///
+/// # Errors
+/// [`SanError`] for a move that is not legal where it comes (nothing is written).
+///
+/// # Examples
+/// ```
+/// use tesseract_board::{start, Position};
+/// use tesseract_movegen::Legal;
+/// use tesseract_movegen::san::{numbered, parse_move};
+/// let pos = start::chess();
+/// let mut moves = Vec::new();
+/// let mut p = pos.clone();
+/// for text in ["e4", "e5", "Nf3"] {
+///     let m = parse_move(&p, text)?;
+///     p.play(m)?;
+///     moves.push(m);
+/// }
+/// assert_eq!(numbered(&pos, &moves)?, "1. e4 e5 2. Nf3");
+/// let black_first: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".parse()?;
+/// assert_eq!(numbered(&black_first, &[parse_move(&black_first, "c5")?])?, "1... c5");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn numbered(start: &Position, moves: &[Move]) -> Result<String, SanError> {
+    let mut pos = start.clone();
+    let mut out = String::new();
+    for (i, &m) in moves.iter().enumerate() {
+        let white = pos.turn() == tesseract_board::Color::White;
+        if white || i == 0 {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&pos.fullmove_number().to_string());
+            out.push_str(if white { ". " } else { "... " });
+        } else {
+            out.push(' ');
+        }
+        out.push_str(&SanPlus::from_move_and_play(&mut pos, m)?.to_string());
+    }
+    Ok(out)
+}
