@@ -72,14 +72,18 @@ proptest! {
     #[test]
     fn sessions_never_panic_on_arbitrary_frames(frames in prop::collection::vec(frame_like(), 1..4), playing in any::<bool>()) {
         let (mut w, mut b) = if playing { established(&start::chess()) } else { pair(&start::chess(), 0) };
+        let phases = (w.phase(), b.phase());
         for f in &frames {
-            let _ = w.receive(f);
-            let _ = b.receive(f);
+            // Without the players' keys no frame authenticates: each is dropped (or, a Hello, answered).
+            for s in [&mut w, &mut b] {
+                let events = s.receive(f).unwrap();
+                let harmless = events.iter().all(|e| matches!(e, Event::Dropped { .. } | Event::Duplicate));
+                prop_assert!(harmless, "{:?}", events);
+            }
         }
-        // Whatever came in, a session that failed is aborted and says so.
-        for s in [&w, &b] {
-            prop_assert_eq!(s.phase() == Phase::Aborted, s.failure().is_some());
-        }
+        // Nothing a stranger sends stops the match.
+        prop_assert_eq!((w.phase(), b.phase()), phases);
+        prop_assert!(w.failure().is_none() && b.failure().is_none());
     }
 
     #[test]
