@@ -30,7 +30,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// nodes a second, 4 GB (268 million entries) is more than a search of several minutes fills.
 pub const MAX_HASH_MB: usize = 4_096;
 /// The default move overhead, in milliseconds.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 100;
 /// The largest move overhead, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// The largest `Seed`.
@@ -316,11 +316,13 @@ impl Engine {
                 }
                 self.out.line("readyok");
             }
-            Command::SetOption { name, value, column } => {
-                if let Err(e) = self.set_option(&name, value.as_deref()) {
-                    self.out.error(&format!("column {column}: setoption {name}: {e}"));
+            Command::SetOption { name, value, column } => match self.set_option(&name, value.as_deref()) {
+                Ok(Some(note)) => {
+                    self.out.line(&format!("info string {note}"));
                 }
-            }
+                Ok(None) => {}
+                Err(e) => self.out.error(&format!("column {column}: setoption {name}: {e}")),
+            },
             Command::Register => {}
             Command::UciNewGame => {
                 self.clear_pending = true;
@@ -356,10 +358,13 @@ impl Engine {
         self.join();
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    /// Sets an option; `Ok(Some(note))` when the value was taken with a change the GUI should hear of (an
+    /// `UCI_Elo` out of range, clamped).
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let value = value.ok_or("needs a value (setoption name NAME value VALUE)")?;
         let is = |n: &str| name.eq_ignore_ascii_case(n);
         let mut c = self.config.clone();
+        let mut note = None;
         if is("Hash") {
             c.hash_mb = spin(value, 1, MAX_HASH_MB as u64)? as usize;
         } else if is("Move Overhead") {
@@ -378,7 +383,16 @@ impl Engine {
         } else if is("UCI_LimitStrength") {
             c.limit_strength = check(value)?;
         } else if is("UCI_Elo") {
-            c.elo = spin(value, TIER_ELO[0].1 as u64, TIER_ELO[3].1 as u64)? as u32;
+            let (elo, clamped) = clamp_elo(value)?;
+            c.elo = elo;
+            if clamped {
+                let (min, max) = (TIER_ELO[0].1, TIER_ELO[3].1);
+                let tier = tier_for_elo(elo);
+                note = Some(format!(
+                    "UCI_Elo {} is out of range {min}..{max}: using {elo}, the {tier} tier",
+                    value.trim()
+                ));
+            }
         } else if is("Seed") {
             c.seed = spin(value, 0, MAX_SEED)?;
         } else {
@@ -391,7 +405,7 @@ impl Engine {
         if restart {
             self.game = Game::new(self.config.start_position(), self.config.seed);
         }
-        Ok(())
+        Ok(note)
     }
 
     fn set_position(&mut self, p: &PositionCommand) -> Result<(), String> {
@@ -435,7 +449,7 @@ impl Engine {
     /// Makes sure a searcher of the wanted table size exists (when no search runs).
     fn prepare_searcher(&mut self) -> bool {
         let wanted = match self.config.playing_tier() {
-            Some(t) => t.settings().hash_mb,
+            Some(t) => t.settings_on(self.game.position().shape()).hash_mb,
             None => self.config.hash_mb,
         };
         if self.searcher.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
@@ -553,7 +567,10 @@ impl Engine {
             searcher.clear();
             self.clear_pending = false;
         }
-        let mut limits = tier.map(Tier::budget).unwrap_or_default();
+        // The tier's budgets on this board (chess and 4D have their own), without the wall-clock guard: the
+        // clock below is the guard.
+        let settings = tier.map(|t| t.settings_on(self.game.position().shape()));
+        let mut limits = settings.map(|s| s.budget()).unwrap_or_default();
         if let Some(d) = go.depth {
             limits.depth = Some(limits.depth.map_or(d, |t| t.min(d)));
         }
@@ -583,7 +600,7 @@ impl Engine {
             limits.time = budget.map(|b| b.hard);
         }
         let options =
-            Options { seed: self.config.seed, noise: tier.map_or(0, |t| t.settings().noise), ..Options::default() };
+            settings.map_or(Options { seed: self.config.seed, ..Options::default() }, |s| s.options(self.config.seed));
         let control = Arc::new(Control {
             state: Mutex::new(State {
                 stop_requested: false,
@@ -746,6 +763,16 @@ fn spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
     }
 }
 
+/// An `UCI_Elo` value, clamped to the tiers' range: the Elo and whether it was out of range. Any whole
+/// number is taken (a GUI offers its own range); anything else is an error.
+fn clamp_elo(value: &str) -> Result<(u32, bool), String> {
+    let (min, max) = (TIER_ELO[0].1, TIER_ELO[3].1);
+    let wanted =
+        value.trim().parse::<i64>().map_err(|_| format!("value {:?}: expected a whole number", Shown(value)))?;
+    let elo = wanted.clamp(i64::from(min), i64::from(max)) as u32;
+    Ok((elo, i64::from(elo) != wanted))
+}
+
 fn check(value: &str) -> Result<bool, String> {
     if value.eq_ignore_ascii_case("true") {
         Ok(true)
@@ -873,6 +900,51 @@ mod tests {
     }
 
     #[test]
+    fn an_elo_out_of_range_is_clamped_to_the_nearest_tier() {
+        let (min, max) = (TIER_ELO[0].1, TIER_ELO[3].1);
+        let (mut e, out) = engine();
+        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2200"]);
+        assert_eq!(
+            out.lines(),
+            [format!("info string UCI_Elo 2200 is out of range {min}..{max}: using {max}, the master tier")]
+        );
+        assert_eq!((e.config.elo, e.config.playing_tier()), (max, Some(Tier::Master)));
+        for (value, tier) in [("0", Tier::Beginner), ("-40", Tier::Beginner), ("99999999999", Tier::Master)] {
+            out.clear();
+            send(&mut e, &[&format!("setoption name UCI_Elo value {value}")]);
+            let elo = if tier == Tier::Master { max } else { min };
+            let note =
+                format!("info string UCI_Elo {value} is out of range {min}..{max}: using {elo}, the {tier} tier");
+            assert_eq!(out.lines(), [note], "{value}");
+            assert_eq!(e.config.playing_tier(), Some(tier), "{value}");
+        }
+        // In range: taken as it is, and nothing said.
+        out.clear();
+        for elo in [min, max] {
+            send(&mut e, &[&format!("setoption name UCI_Elo value {elo}")]);
+            assert_eq!(e.config.elo, elo);
+        }
+        assert_eq!(out.lines(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_tier_plays_by_the_budgets_of_its_board() {
+        // In chess the expert stops at 20,000 nodes (in 4D at 150,000), also on a clock that would allow
+        // far more.
+        let chess = Tier::Expert.settings_on(tesseract_board::Shape::CHESS);
+        assert_eq!(chess.nodes, 20_000);
+        let position = "position startpos moves e2e4 e7e5 g1f3";
+        let (mut e, out) = engine();
+        send(&mut e, &["setoption name Tier value expert"]);
+        let clocked = search(&mut e, &out, &[position, "go wtime 600000 btime 600000 winc 5000 binc 5000"]);
+        let got = infos(&clocked);
+        assert!(got.iter().all(|i| i.nodes <= chess.nodes), "{clocked:#?}");
+        // The same tier with no clock prints the same search (a tier's move depends on the game alone).
+        let unclocked = search(&mut e, &out, &[position, "go depth 40"]);
+        assert_eq!(deterministic(&unclocked), deterministic(&clocked));
+    }
+
+    #[test]
     fn bad_options_are_errors_and_change_nothing() {
         let (mut e, out) = engine();
         let before = e.config.clone();
@@ -881,7 +953,8 @@ mod tests {
             ("setoption name Hash value 0", "column 27: setoption Hash: value \"0\": expected a whole number from 1"),
             ("setoption name Hash value lots", "setoption Hash: value \"lots\""),
             ("setoption name Hash", "column 16: setoption Hash: needs a value"),
-            ("setoption name UCI_Elo value 1000", "expected a whole number from 1440 to 2045"),
+            ("setoption name UCI_Elo value strong", "setoption UCI_Elo: value \"strong\": expected a whole number"),
+            ("setoption name UCI_Elo value 1e3", "expected a whole number"),
             ("setoption name UCI_Chess960 value yes", "expected true or false"),
             ("setoption name UCI_Variant value shogi", "expected one of chess, tesseract"),
             ("setoption name Tier value grandmaster", "expected one of beginner, club, expert, master, full strength"),
@@ -1001,7 +1074,7 @@ mod tests {
     #[test]
     fn ponderhit_starts_the_clock() {
         let (mut e, out) = engine();
-        send(&mut e, &["setoption name Ponder value true", "position startpos", "go ponder movetime 150"]);
+        send(&mut e, &["setoption name Ponder value true", "position startpos", "go ponder movetime 250"]);
         std::thread::sleep(Duration::from_millis(300));
         assert_eq!(out.count("bestmove"), 0, "pondering does not end by itself");
         let t = Instant::now();
@@ -1017,12 +1090,13 @@ mod tests {
     #[test]
     fn movetime_and_clock_are_kept() {
         let (mut e, out) = engine();
-        send(&mut e, &["position startpos moves d2d4", "go movetime 200"]);
+        // 300 ms less the default overhead of 100 ms.
+        send(&mut e, &["position startpos moves d2d4", "go movetime 300"]);
         let t = Instant::now();
         out.wait_for("bestmove", 10);
         let took = t.elapsed();
-        assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(400), "{took:?}");
-        // Black to move with 500 ms in sudden death: hard limit min(3·(470/30), 235) = 47 ms.
+        assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(500), "{took:?}");
+        // Black to move with 500 ms in sudden death: hard limit min(3·(400/30), 200) = 40 ms.
         out.clear();
         send(&mut e, &["go wtime 1 btime 500"]);
         let t = Instant::now();
