@@ -36,10 +36,13 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// The largest `Seed`.
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
-/// Each tier's strength in classic chess, in Elo, as an outside review measured it against Stockfish's
-/// `UCI_LimitStrength` (reported in the issue tracker, not reproduced here yet): `UCI_Elo` picks the nearest.
+/// Each tier's strength in classic chess on a 10+0.1 clock, in Elo on the scale of Stockfish 15.1's
+/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 40 to 60 games a tier against Stockfish at
+/// two or three `UCI_Elo` levels (the README has the commands, the games and the intervals, about ±90).
+/// `UCI_Elo` picks the nearest; the spin's range is from the first to the last, and a value outside it is
+/// clamped.
 pub const TIER_ELO: [(Tier, u32); 4] =
-    [(Tier::Beginner, 1440), (Tier::Club, 1760), (Tier::Expert, 1825), (Tier::Master, 2045)];
+    [(Tier::Beginner, 1555), (Tier::Club, 1720), (Tier::Expert, 1825), (Tier::Master, 1945)];
 
 /// The tier whose measured Elo is nearest to `elo` (the weaker of two equally near).
 ///
@@ -48,6 +51,7 @@ pub const TIER_ELO: [(Tier, u32); 4] =
 /// use tesseract_uci::engine::tier_for_elo;
 /// assert_eq!(tier_for_elo(1500), Tier::Beginner);
 /// assert_eq!(tier_for_elo(1800), Tier::Expert);
+/// assert_eq!(tier_for_elo(1885), Tier::Expert);
 /// assert_eq!(tier_for_elo(3000), Tier::Master);
 /// ```
 pub fn tier_for_elo(elo: u32) -> Tier {
@@ -868,24 +872,26 @@ mod tests {
         let lines = out.lines();
         assert_eq!(lines[0], "id name Tesseract 0.1.0");
         assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess var tesseract".into()));
-        assert!(lines.contains(&"option name UCI_Elo type spin default 1440 min 1440 max 2045".into()));
+        assert!(lines.contains(&"option name UCI_Elo type spin default 1555 min 1555 max 1945".into()));
+        assert!(lines.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".into()));
         assert!(!lines.iter().any(|l| l.contains("Threads")), "single-threaded search: no Threads option");
         assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
     }
 
     #[test]
     fn elo_maps_to_the_nearest_measured_tier() {
-        // Midpoints: 1600 (beginner/club), 1792.5 (club/expert), 1935 (expert/master).
+        // Labels 1555, 1720, 1825, 1945; midpoints 1637.5 (beginner/club), 1772.5 (club/expert), 1885
+        // (expert/master: a tie, the weaker).
         for (elo, tier) in [
             (0, Tier::Beginner),
-            (1440, Tier::Beginner),
-            (1600, Tier::Beginner),
-            (1601, Tier::Club),
-            (1792, Tier::Club),
-            (1793, Tier::Expert),
-            (1935, Tier::Expert),
-            (1936, Tier::Master),
-            (2045, Tier::Master),
+            (1555, Tier::Beginner),
+            (1637, Tier::Beginner),
+            (1638, Tier::Club),
+            (1772, Tier::Club),
+            (1773, Tier::Expert),
+            (1885, Tier::Expert),
+            (1886, Tier::Master),
+            (1945, Tier::Master),
             (u32::MAX, Tier::Master),
         ] {
             assert_eq!(tier_for_elo(elo), tier, "{elo}");
