@@ -1096,9 +1096,10 @@ mod tests {
     #[test]
     fn movetime_and_clock_are_kept() {
         let (mut e, out) = engine();
-        // 300 ms less the default overhead of 100 ms.
-        send(&mut e, &["position startpos moves d2d4", "go movetime 300"]);
+        // 300 ms less the default overhead of 100 ms, counted from the engine's reading `go` (after `t`).
+        send(&mut e, &["position startpos moves d2d4"]);
         let t = Instant::now();
+        send(&mut e, &["go movetime 300"]);
         out.wait_for("bestmove", 10);
         let took = t.elapsed();
         assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(500), "{took:?}");
