@@ -2,7 +2,7 @@
 """Plays two UCI engines against each other at a fixed node budget or on a clock, in 2D chess and Chess960.
 
     python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000 | --clock 10+0.1]
-        [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...] [--classic] [--seed 1] [--jobs 1]
+        [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...] [--classic] [--seed 1] [--jobs 1] [--pgn FILE]
 
 Games come in pairs: each opening is played twice, colors swapped. Openings alternate between the classic
 start and a Chess960 start, each followed by four random legal plies (a generator seeded by `--seed` and
@@ -24,10 +24,14 @@ A's point of view, to be added to B's `UCI_Elo`):
         --b /usr/games/stockfish --b-option UCI_LimitStrength=true --b-option UCI_Elo=1800 \
         --clock 10+0.1 --classic --games 20 --jobs 2
 
-Prints one line per game, then the result from A's point of view: wins, draws, losses, the score and the
-Elo difference with a 95% interval (normal approximation over the game scores), like the `match` example;
-when every game is won or every game lost, a one-sided 95% bound instead (`Elo > +183 (95%, one-sided)` for
-ten wins), and when every game is drawn the exact interval (`Elo +0 [-111, +111]` for ten draws).
+Prints one line per game (with each engine's nodes and depth a move, as its last info line of the move
+said, and on a clock each side's lowest clock after a move), a line of these figures over all the games,
+then the result from A's point of view: wins, draws, losses, the score and the Elo difference with a 95%
+interval (normal approximation over the game scores), like the `match` example; when every game is won or
+every game lost, a one-sided 95% bound instead (`Elo > +183 (95%, one-sided)` for ten wins), and when every
+game is drawn the exact interval (`Elo +0 [-111, +111]` for ten draws).
+`--pgn FILE` writes the games to FILE as PGN, in the order of their numbers (the players are the engines'
+paths with their options; a loss on time has the tag `Termination "time forfeit"`).
 Needs python-chess (`pip install chess`).
 """
 
@@ -40,6 +44,7 @@ import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 MAX_PLIES = 300
 OPENING_PLIES = 4
@@ -59,12 +64,36 @@ def opening(pair: int, seed: int, classic: bool = False) -> chess.Board:
     return board
 
 
+class Side:
+    """What one engine did in a game: its moves, the nodes and depths it reported, its lowest clock."""
+
+    def __init__(self):
+        self.moves = 0
+        self.nodes = 0
+        self.depth = 0
+        self.lowest = math.inf
+
+    def add(self, other):
+        self.moves += other.moves
+        self.nodes += other.nodes
+        self.depth += other.depth
+        self.lowest = min(self.lowest, other.lowest)
+
+    def per_move(self) -> str:
+        """`N nodes, depth D` a move (the engine's last info line of each move)."""
+        moves = max(self.moves, 1)
+        return f"{self.nodes / moves / 1000:.1f}k nodes, depth {self.depth / moves:.1f}"
+
+
 def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
     """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds.
 
-    Returns the result and how it came: "" by the rules or the ply cap, "on time" when a clock ran out."""
+    Returns the result, how it came ("" by the rules or the ply cap, "on time" when a clock ran out), and
+    a `Side` for White and for Black. A side's lowest clock is what it had left after a move, before the
+    increment."""
     game = object()
     engines = {chess.WHITE: white, chess.BLACK: black}
+    sides = {chess.WHITE: Side(), chess.BLACK: Side()}
     left = {chess.WHITE: clock[0], chess.BLACK: clock[0]} if clock else None
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
         if clock:
@@ -75,18 +104,23 @@ def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
             limit = chess.engine.Limit(nodes=nodes)
         side = board.turn
         start = time.monotonic()
-        result = engines[side].play(board, limit, game=game)
+        result = engines[side].play(board, limit, game=game, info=chess.engine.INFO_BASIC)
+        stats = sides[side]
+        stats.moves += 1
+        stats.nodes += result.info.get("nodes", 0)
+        stats.depth += result.info.get("depth", 0)
         if clock:
             left[side] -= time.monotonic() - start
+            stats.lowest = min(stats.lowest, left[side])
             if left[side] < 0:
                 if board.has_insufficient_material(not side):
-                    return "1/2-1/2", "on time"
-                return ("0-1" if side == chess.WHITE else "1-0"), "on time"
+                    return "1/2-1/2", "on time", sides[chess.WHITE], sides[chess.BLACK]
+                return ("0-1" if side == chess.WHITE else "1-0"), "on time", sides[chess.WHITE], sides[chess.BLACK]
             left[side] += clock[1]
         board.push(result.move)
     if board.ply() >= MAX_PLIES and not board.is_game_over(claim_draw=True):
-        return "1/2-1/2", ""
-    return board.result(claim_draw=True), ""
+        return "1/2-1/2", "", sides[chess.WHITE], sides[chess.BLACK]
+    return board.result(claim_draw=True), "", sides[chess.WHITE], sides[chess.BLACK]
 
 
 def elo(score: float) -> float:
@@ -127,10 +161,13 @@ def summary(scores: list) -> str:
     return f"A vs B: +{wins} ={draws} -{losses} score {100 * mean:.1f}% {elo_estimate(scores)}"
 
 
-def play_games(task) -> list:
-    """Plays the games numbered in `task` between engines A and B; their scores from A's point of view."""
+def play_games(task) -> tuple:
+    """Plays the games numbered in `task` between engines A and B: their scores from A's point of view, A's
+    and B's `Side` over the games, and each game's PGN text."""
     path_a, path_b, nodes, seed, games, clock, options_a, options_b, classic = task
     scores = []
+    totals = (Side(), Side())
+    pgns = []
     a = b = None
     try:
         a = start_engine(path_a, options_a)
@@ -140,20 +177,42 @@ def play_games(task) -> list:
             board = opening(pair, seed, classic)
             start = board.fen()
             white, black = (a, b) if a_white else (b, a)
-            result, how = play(white, black, board, nodes, clock)
+            result, how, on_white, on_black = play(white, black, board, nodes, clock)
             points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             score = points if a_white else 1 - points
             scores.append(score)
+            side_a, side_b = (on_white, on_black) if a_white else (on_black, on_white)
+            totals[0].add(side_a)
+            totals[1].add(side_b)
             how = f" {how}" if how else ""
+            lowest = f" lowest clock A {side_a.lowest:.3f} s B {side_b.lowest:.3f} s" if clock else ""
             print(
-                f"game {g + 1} A={'white' if a_white else 'black'} {result}{how} plies {board.ply()} start {start}",
+                f"game {g + 1} A={'white' if a_white else 'black'} {result}{how} plies {board.ply()} start {start}"
+                f" A {side_a.per_move()} B {side_b.per_move()}{lowest}",
                 flush=True,
             )
+            pgns.append(pgn_text(board, g, a_white, result, how.strip(), path_a, path_b, options_a, options_b, clock))
     finally:
         for engine in (a, b):
             if engine is not None:
                 engine.quit()
-    return scores
+    return scores, totals, pgns
+
+
+def pgn_text(board, g, a_white, result, how, path_a, path_b, options_a, options_b, clock) -> str:
+    """The game as PGN: the engines (path and options) as the players, the start position, the result."""
+    game = chess.pgn.Game.from_board(board)
+    name_a = " ".join([path_a] + [f"{k}={v}" for k, v in options_a.items()])
+    name_b = " ".join([path_b] + [f"{k}={v}" for k, v in options_b.items()])
+    game.headers["Event"] = "selfplay_uci.py"
+    game.headers["Round"] = str(g + 1)
+    game.headers["White"], game.headers["Black"] = (name_a, name_b) if a_white else (name_b, name_a)
+    game.headers["Result"] = result
+    if clock:
+        game.headers["TimeControl"] = f"{clock[0]:g}+{clock[1]:g}"
+    if how:
+        game.headers["Termination"] = "time forfeit"
+    return str(game)
 
 
 def start_engine(path: str, options: dict):
@@ -180,6 +239,7 @@ def main() -> int:
     parser.add_argument("--a-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of A")
     parser.add_argument("--b-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of B")
     parser.add_argument("--classic", action="store_true", help="the classic start only (no Chess960)")
+    parser.add_argument("--pgn", metavar="FILE", help="write the games to FILE as PGN, in order")
     args = parser.parse_args()
     if args.nodes is None:
         args.nodes = 20_000
@@ -223,7 +283,17 @@ def main() -> int:
     else:
         with multiprocessing.Pool(jobs) as pool:
             results = pool.map(play_games, tasks)
-    scores = [score for part in results for score in part]
+    scores = [score for part in results for score in part[0]]
+    totals = (Side(), Side())
+    for part in results:
+        totals[0].add(part[1][0])
+        totals[1].add(part[1][1])
+    if args.pgn:
+        games = sorted((int(p.split('[Round "')[1].split('"')[0]), p) for part in results for p in part[2])
+        with open(args.pgn, "w", encoding="utf-8") as out:
+            out.write("\n\n".join(p for _, p in games) + "\n")
+    lowest = f"; lowest clock: A {totals[0].lowest:.3f} s, B {totals[1].lowest:.3f} s" if clock else ""
+    print(f"per move: A {totals[0].per_move()}, B {totals[1].per_move()}{lowest}")
     print(summary(scores))
     return 0
 

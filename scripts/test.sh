@@ -101,9 +101,17 @@ selfplay_jobs=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b 
 [ "$(echo "$selfplay" | sort)" = "$(echo "$selfplay_jobs" | sort)" ] || { echo "--jobs 2 played other games"; exit 1; }
 # On a clock, with an option for one side: two games of chess to their end.
 clocked=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option Tier=club --b target/ci/tesseract-uci \
-    --games 2 --clock 2+0.05 --classic)
-echo "$clocked" | tail -n 1
+    --games 2 --clock 2+0.05 --classic --pgn target/selfplay_clocked.pgn)
+echo "$clocked" | tail -n 2
 echo "$clocked" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
+echo "$clocked" | grep -Eq '^per move: A [0-9.]+k nodes, depth [0-9.]+, B [0-9.]+k nodes, depth [0-9.]+; lowest clock: A [0-9.]+ s'
+# The PGN holds both games, which python-chess reads back whole.
+python3 -c 'import chess.pgn, sys; f = open(sys.argv[1]); games = [chess.pgn.read_game(f) for _ in range(3)]
+assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g in games[:2]), games' \
+    target/selfplay_clocked.pgn
+# The calibration table of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
+python3 -m doctest scripts/rate_uci.py
+python3 scripts/rate_uci.py tesseract-uci/data/calibration/*.txt
 # A UCI option the engine does not have is refused before any game, with exit status 2.
 if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \
     --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1

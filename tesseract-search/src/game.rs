@@ -9,7 +9,7 @@ use tesseract_movegen::pgn::{GameResult, PgnGame};
 use tesseract_movegen::{Claims, GameEnd, Legal, MoveError};
 
 use crate::search::{Info, Limits, SearchResult, Searcher};
-use crate::tier::Tier;
+use crate::tier::{Tier, TierSettings};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -229,11 +229,13 @@ impl Game {
         self.rules.move_texts()
     }
 
-    /// The engine's move at `tier`: the searcher is resized to the tier's table and cleared, so that the
+    /// The engine's move at `tier` (its budgets on this board, [`Tier::settings_on`]): the searcher is
+    /// resized to the tier's table and cleared, so that the
     /// result depends only on the game (start, moves, seed) and the tier, unless the tier's wall-clock
     /// guard fires.
     pub fn think(&self, searcher: &mut Searcher, tier: Tier, on_iteration: impl FnMut(&Info<'_>)) -> SearchResult {
-        self.think_within(searcher, tier, &tier.limits(), on_iteration)
+        let settings = tier.settings_on(self.position().shape());
+        self.think_within(searcher, &settings, &settings.limits(), on_iteration)
     }
 
     /// The engine's move at `tier` within its deterministic budget alone, with no wall-clock guard: a pure
@@ -245,22 +247,22 @@ impl Game {
         tier: Tier,
         on_iteration: impl FnMut(&Info<'_>),
     ) -> SearchResult {
-        self.think_within(searcher, tier, &tier.budget(), on_iteration)
+        let settings = tier.settings_on(self.position().shape());
+        self.think_within(searcher, &settings, &settings.budget(), on_iteration)
     }
 
     fn think_within(
         &self,
         searcher: &mut Searcher,
-        tier: Tier,
+        settings: &TierSettings,
         limits: &Limits,
         on_iteration: impl FnMut(&Info<'_>),
     ) -> SearchResult {
-        let settings = tier.settings();
         if searcher.hash_mb() != settings.hash_mb {
             searcher.resize(settings.hash_mb);
         }
         searcher.clear();
-        searcher.search(self.position(), self.history(), limits, &tier.options(self.seed), on_iteration)
+        searcher.search(self.position(), self.history(), limits, &settings.options(self.seed), on_iteration)
     }
 
     /// The game as plain data.

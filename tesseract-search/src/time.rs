@@ -9,17 +9,26 @@
 //! - the **hard** limit: the search stops even inside an iteration ([`TimeBudget::limits`] puts it in
 //!   [`Limits::time`]).
 //!
-//! The rule, with `usable = time left − move overhead` (the overhead covers what the clock counts but the
-//! search does not see: the pipe to the GUI, process scheduling, the GUI itself):
+//! The rule, with `usable = time left − move overhead` and `gain = increment − move overhead` (at least
+//! zero). The overhead covers what the clock counts but the search does not see: the pipe to the GUI,
+//! process scheduling, the GUI itself; it is charged on every move, so it is kept aside from the time left
+//! once and from every increment:
 //!
-//! - `target = usable / moves_to_go + ¾ · increment`, where `moves_to_go` is the number of moves to the
+//! - `target = usable / moves_to_go + ¾ · gain`, where `moves_to_go` is the number of moves to the
 //!   next time control, clamped to 1..=50, or [`DEFAULT_MOVES_TO_GO`] in sudden death;
 //! - `hard = min(3 · target, usable / 2)`; with one move to the control, `min(3 · target, ⅘ · usable)`;
 //! - `soft = min(⅗ · target, hard)`.
 //!
 //! So one move never spends more than half the usable time (⅘ when the control is one move away) plus
 //! the overhead: the clock cannot run out while any time is left at the start of a move, whatever the
-//! increment. A fixed time per move (`go movetime`) is [`TimeBudget::fixed`].
+//! increment. And the clock does not drain in a long game with an increment: a move takes the soft limit
+//! to twice it on average (its last iteration runs past the soft limit), about `1.2 · target`, so with
+//! the whole increment in the target a move would take more than the increment once the time left is
+//! small, and the clock would sink to where the hard limit (half of it) binds, a few increments from zero.
+//! With ¾ of the increment less the overhead, a move takes less than the increment when the time left is
+//! low, and the clock settles where `1.2 · usable / moves_to_go` is what the increment leaves: about 2 s
+//! at 10+0.1 with the default overhead of 100 ms (the tests below simulate such games). A fixed time per
+//! move (`go movetime`) is [`TimeBudget::fixed`].
 
 use std::time::Duration;
 
@@ -66,11 +75,15 @@ impl Clock {
     /// let budget = clock.budget(Duration::from_millis(30));
     /// assert_eq!(budget.hard, Duration::from_millis(5_997));
     /// assert!(budget.soft < budget.hard);
+    /// // 10 s + 0.1 s, 100 ms of overhead: the increment is all overhead, 330 ms target (9,900 ms / 30).
+    /// let clock = Clock { remaining: Duration::from_secs(10), increment: Duration::from_millis(100), moves_to_go: None };
+    /// assert_eq!(clock.budget(Duration::from_millis(100)).hard, Duration::from_millis(990));
     /// ```
     pub fn budget(&self, move_overhead: Duration) -> TimeBudget {
         let usable = self.remaining.saturating_sub(move_overhead);
         let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
-        let target = usable / moves + self.increment * 3 / 4;
+        let gain = self.increment.saturating_sub(move_overhead);
+        let target = usable / moves + gain * 3 / 4;
         let cap = if moves == 1 { usable * 4 / 5 } else { usable / 2 };
         let hard = (target * 3).min(cap);
         let soft = (target * 3 / 5).min(hard);
@@ -125,12 +138,87 @@ mod tests {
 
     #[test]
     fn increment_worked_example() {
-        // 1 s + 10 ms, 30 ms overhead: usable 970 ms; target 970 ms / 30 + 7.5 ms = 32,333,333 ns +
-        // 7,500,000 ns = 39,833,333 ns (durations divide to whole nanoseconds); hard three times that,
-        // soft three fifths (23,899,999.8 ns, rounded down).
+        // 1 s + 20 ms, 10 ms overhead: usable 990 ms, gain 10 ms; target 990 ms / 30 + 7.5 ms = 33 ms +
+        // 7.5 ms = 40.5 ms; hard three times that, soft three fifths.
+        let b = clock(1_000, 20, None).budget(ms(10));
+        assert_eq!(b.hard, Duration::from_micros(121_500));
+        assert_eq!(b.soft, Duration::from_micros(24_300));
+        // 1 s + 10 ms, 30 ms overhead: the increment is less than the overhead and adds nothing; target
+        // 970 ms / 30 = 32,333,333 ns (durations divide to whole nanoseconds).
         let b = clock(1_000, 10, None).budget(ms(30));
-        assert_eq!(b.hard, Duration::from_nanos(119_499_999));
-        assert_eq!(b.soft, Duration::from_nanos(23_899_999));
+        assert_eq!(b.hard, Duration::from_nanos(96_999_999));
+        assert_eq!(b, clock(1_000, 0, None).budget(ms(30)));
+    }
+
+    #[test]
+    fn the_overhead_is_kept_from_every_increment() {
+        // 60 s + 0.6 s, 100 ms overhead: usable 59.9 s, gain 500 ms; target 1,996,666,666 ns + 375 ms.
+        let b = clock(60_000, 600, None).budget(ms(100));
+        assert_eq!(b.hard, Duration::from_nanos(3 * 2_371_666_666));
+        // Without the overhead the whole increment counts: 2 s + 450 ms.
+        assert_eq!(clock(60_000, 600, None).budget(Duration::ZERO).hard, ms(7_350));
+    }
+
+    #[test]
+    fn never_more_than_the_time_left_less_the_overhead() {
+        // Every clock from 0 to 20 s (in 7 ms steps), increments from none to more than the clock, every
+        // kind of control and overheads up to a second: the hard limit never reaches into the overhead,
+        // and the soft limit is within the hard one.
+        for overhead in [0, 10, 30, 100, 1_000].map(ms) {
+            for increment in [0, 10, 100, 600, 2_000, 30_000] {
+                for moves_to_go in [None, Some(0), Some(1), Some(2), Some(40), Some(1_000)] {
+                    for remaining in (0..=20_000).step_by(7) {
+                        let b = clock(remaining, increment, moves_to_go).budget(overhead);
+                        let left = ms(remaining);
+                        assert!(b.soft <= b.hard, "{left:?} {increment} {moves_to_go:?} {overhead:?}: {b:?}");
+                        assert!(
+                            b.hard + overhead <= left || b.hard.is_zero(),
+                            "{left:?} {increment} {moves_to_go:?} {overhead:?}: {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lowest clock of a game of `moves` moves on `base` + `increment` (ms), each move taking
+    /// `spend(budget)` plus `latency` on the clock, as the GUI counts it.
+    fn lowest_clock(
+        base: u64,
+        increment: u64,
+        overhead: u64,
+        latency: u64,
+        spend: fn(TimeBudget) -> Duration,
+    ) -> Duration {
+        let mut left = ms(base);
+        let mut lowest = left;
+        for _ in 0..400 {
+            let b = Clock { remaining: left, increment: ms(increment), moves_to_go: None }.budget(ms(overhead));
+            let spent = spend(b) + ms(latency);
+            assert!(spent < left, "{base}+{increment}, overhead {overhead}, latency {latency}: {spent:?} of {left:?}");
+            left = left - spent + ms(increment);
+            lowest = lowest.min(left - ms(increment));
+        }
+        lowest
+    }
+
+    #[test]
+    fn a_long_blitz_game_keeps_a_floor() {
+        // A move takes twice the soft limit (within the hard one): a search that starts its last iteration
+        // just before the soft limit. With 20 ms of latency a move (a loaded machine, a Python client),
+        // 400 moves at 10+0.1 with the default overhead of 100 ms: the clock settles at about 2.1 s before
+        // a move (2.0 s after it), where 1.2 · usable / 30 is the 80 ms the increment leaves. The rule of
+        // before (¾ of the whole increment in the target, 30 ms of overhead) sinks to 0.09 s in the same
+        // game, as an outside review saw (0.07 s).
+        let typical = |b: TimeBudget| (b.soft * 2).min(b.hard);
+        let floor = lowest_clock(10_000, 100, 100, 20, typical);
+        assert!(floor >= ms(1_900), "{floor:?}");
+        // 60+0.6: about 2.75 s after a move (1.2 · (usable / 30 + 375 ms) + 20 ms = the 600 ms increment).
+        let floor = lowest_clock(60_000, 600, 100, 20, typical);
+        assert!(floor >= ms(2_500), "{floor:?}");
+        // The worst case, every move to its hard limit with a latency as large as the overhead, still
+        // never flags (`lowest_clock` asserts it).
+        lowest_clock(10_000, 100, 100, 100, |b| b.hard);
     }
 
     #[test]

@@ -194,9 +194,12 @@ fn mate_scores_through_the_table() {
 
 #[test]
 fn tiers_grow() {
-    for pair in Tier::ALL.windows(2) {
-        let (a, b) = (pair[0].settings(), pair[1].settings());
-        assert!(a.nodes < b.nodes && a.soft_nodes < b.soft_nodes && a.hash_mb <= b.hash_mb && a.noise >= b.noise);
+    for shape in [Shape::CHESS, Shape::TESSERACT] {
+        for pair in Tier::ALL.windows(2) {
+            let (a, b) = (pair[0].settings_on(shape), pair[1].settings_on(shape));
+            assert!(a.nodes < b.nodes && a.soft_nodes < b.soft_nodes && a.hash_mb <= b.hash_mb && a.noise >= b.noise);
+            assert!(a.depth <= b.depth && a.soft_nodes < a.nodes, "{shape:?} {pair:?}");
+        }
     }
     assert_eq!(Tier::Master.settings().hash_mb, 16);
     assert_eq!("expert".parse::<Tier>(), Ok(Tier::Expert));
@@ -270,4 +273,41 @@ fn root_moves_restrict_the_search() {
     assert_eq!(one.best_move, Some(m("g1f1")));
     assert_ne!(one.stop, StopReason::Forced);
     assert!(one.depth >= 1 && one.nodes > 0, "{one:?}");
+}
+
+/// Each tier's depth cap, soft and hard nodes and noise on a board of this shape, weakest first.
+fn budgets(shape: Shape) -> Vec<(u32, u64, u64, i32)> {
+    Tier::ALL.iter().map(|t| t.settings_on(shape)).map(|s| (s.depth, s.soft_nodes, s.nodes, s.noise)).collect()
+}
+
+#[test]
+fn each_board_has_its_tiers() {
+    // 4D (and boards of three axes) keep the write-up's budgets, pinned here: the replay record and the
+    // 4D ladder were played with them.
+    assert_eq!(
+        budgets(Shape::TESSERACT),
+        [(4, 10_000, 30_000, 150), (8, 15_000, 40_000, 12), (20, 60_000, 150_000, 0), (40, 300_000, 1_400_000, 0)]
+    );
+    for t in Tier::ALL {
+        assert_eq!(t.settings_on(Shape::TESSERACT), t.settings());
+        assert_eq!(t.settings_on(Shape::new(3, 4).unwrap()), t.settings());
+        assert_eq!(t.budget(), t.settings().budget());
+        assert_eq!(t.limits(), Limits { time: Some(t.settings().time_guard), ..t.budget() });
+    }
+    // Chess: the three lower tiers held far below a blitz clock, the master as in 4D.
+    assert_eq!(
+        budgets(Shape::CHESS),
+        [(3, 1_000, 3_000, 150), (8, 1_500, 5_000, 12), (40, 6_000, 20_000, 0), (40, 300_000, 1_400_000, 0)]
+    );
+    // A game's engine move uses its board's budget: the expert from the chess start stops within 20,000
+    // nodes (with 4D's budget it would go on to the soft limit of 60,000).
+    let mut searcher = Searcher::new(1);
+    let game = tesseract_search::Game::new(start::chess(), 3);
+    let r = game.think_unguarded(&mut searcher, Tier::Expert, |_| {});
+    assert!(r.nodes <= 20_000 && r.stop != StopReason::Time, "{r:?}");
+    assert_eq!(r, game.think(&mut searcher, Tier::Expert, |_| {}));
+    let mut unbounded = Searcher::new(Tier::Expert.settings().hash_mb);
+    let four_d_budget =
+        unbounded.search(game.position(), &[], &Tier::Expert.budget(), &Tier::Expert.options(3), |_| {});
+    assert!(four_d_budget.nodes > 20_000, "{four_d_budget:?}");
 }

@@ -14,6 +14,7 @@ use tesseract_board::start::{self, Army};
 use tesseract_board::{Color, Position};
 use tesseract_movegen::Legal;
 use tesseract_search::{Game, GameEnd};
+use tesseract_uci::engine::TIER_ELO;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tesseract-uci");
 
@@ -230,6 +231,35 @@ fn the_end_of_input_lets_a_bounded_search_finish() {
         assert!(status.success(), "{go}");
         assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}: {rest:?}");
         assert!(started.elapsed() < std::time::Duration::from_secs(20), "{go}");
+    }
+}
+
+#[test]
+fn an_elo_out_of_range_plays_the_nearest_tier_and_says_so() {
+    let (min, max) = (TIER_ELO[0].1, TIER_ELO[TIER_ELO.len() - 1].1);
+    for (elo, tier, used) in [(2200, "master", max), (100, "beginner", min)] {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.until("uciok", Duration::from_secs(10));
+        e.send("setoption name UCI_LimitStrength value true");
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("isready");
+        let lines = e.until("readyok", Duration::from_secs(10));
+        assert_eq!(
+            lines,
+            [
+                format!("info string UCI_Elo {elo} is out of range {min}..{max}: using {used}, the {tier} tier"),
+                "readyok".into()
+            ]
+        );
+        // The engine plays at that tier (`debug on` names it at each `go`).
+        e.send("debug on");
+        e.send("position startpos");
+        e.send("go depth 1");
+        let lines = e.until("bestmove", Duration::from_secs(10));
+        assert!(lines[0].starts_with(&format!("info string playing at the {tier} tier ")), "{lines:?}");
+        let (status, _) = e.close();
+        assert!(status.success());
     }
 }
 

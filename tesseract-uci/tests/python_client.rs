@@ -1,6 +1,7 @@
 //! python-chess as a real UCI client: `tests/uci_client.py` drives the built binary through a classic
 //! and a Chess960 game to the end on 1+0.01 s clocks, `go movetime`, `go depth`, `go infinite` + `stop`
-//! and `go mate`, checking every bestmove and PV with python-chess.
+//! and `go mate`, checking every bestmove and PV with python-chess, and a long blitz (200 moves for each of
+//! two engines on one 2+0.05 s clock with the default `Move Overhead`, neither clock below 0.4 s).
 //!
 //! Needs `python3` with python-chess (`pip install chess`; `scripts/test.sh` installs it); run with
 //! `cargo test --profile ci -p tesseract-uci --test python_client -- --include-ignored`.
@@ -24,7 +25,7 @@ fn python_chess_drives_the_engine() {
     eprintln!("{stderr}");
     assert!(out.status.success(), "uci_client.py failed ({}):\n{stdout}\n{stderr}", out.status);
     assert!(stdout.lines().last() == Some("all checks passed"), "{stdout}");
-    for check in ["\"handshake\"", "\"limits\"", "\"classic\"", "\"chess960\""] {
+    for check in ["\"handshake\"", "\"limits\"", "\"classic\"", "\"chess960\"", "\"long blitz\""] {
         assert!(stdout.contains(check), "{check} missing:\n{stdout}");
     }
 }

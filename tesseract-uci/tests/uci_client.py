@@ -5,7 +5,9 @@ Usage: uci_client.py ENGINE_BINARY
 
 - a classic game and a Chess960 game to the end on a 1+0.01 s clock each side (the script keeps the
   clocks, counting everything between sending `go` and reading `bestmove` against the engine): the full
-  strength engine against the beginner tier (UCI_LimitStrength with UCI_Elo 1440);
+  strength engine against the beginner tier (UCI_LimitStrength with the lowest UCI_Elo);
+- a long blitz: two full-strength engines with the default Move Overhead make 200 moves each on one
+  2+0.05 s clock (games follow one another, the clocks run on), and neither clock may fall below 0.4 s;
 - `go movetime`, `go infinite` + `stop` (python-chess's analysis), `go depth`, the 4D options in the
   handshake;
 - every PV python-chess reads must be legal (python-chess logs and drops an illegal PV move: any error
@@ -26,6 +28,11 @@ import chess.engine
 CLOCK = 1.0
 INC = 0.01
 MAX_PLIES = 800
+# The long blitz check: moves each engine makes on one clock, the clock, and the time left it must keep.
+LONG_MOVES = 200
+LONG_CLOCK = 2.0
+LONG_INC = 0.05
+LONG_FLOOR = 0.4
 
 
 class ErrorLog(logging.Handler):
@@ -88,7 +95,7 @@ def play_game(binary, board, name):
     strong = chess.engine.SimpleEngine.popen_uci([binary])
     weak = chess.engine.SimpleEngine.popen_uci([binary])
     try:
-        weak.configure({"UCI_LimitStrength": True, "UCI_Elo": 1440})
+        weak.configure({"UCI_LimitStrength": True, "UCI_Elo": weak.options["UCI_Elo"].min})
         clocks = {chess.WHITE: CLOCK, chess.BLACK: CLOCK}
         longest = 0.0
         start = time.perf_counter()
@@ -137,6 +144,67 @@ def play_game(binary, board, name):
     finally:
         strong.quit()
         weak.quit()
+
+
+def long_blitz(binary):
+    """Two full-strength engines with the default Move Overhead, each making LONG_MOVES moves on one clock
+    of LONG_CLOCK + LONG_INC s: when a game ends, the next starts from a seeded opening and the clocks run
+    on. The time left must never fall below LONG_FLOOR: a time allocation that spends more than the
+    increment once the clock is low sinks to a few tenths of a second (an outside review saw 0.07 s at
+    10+0.1), which a loaded machine's latency turns into a loss on time."""
+    engines = [chess.engine.SimpleEngine.popen_uci([binary]) for _ in range(2)]
+    try:
+        clocks = [LONG_CLOCK, LONG_CLOCK]
+        lowest = [LONG_CLOCK, LONG_CLOCK]
+        made = [0, 0]
+        games = 0
+        start = time.perf_counter()
+        rng = random.Random(5)
+        board = None
+        while min(made) < LONG_MOVES:
+            if board is None or board.is_game_over(claim_draw=True) or board.ply() >= MAX_PLIES:
+                board = chess.Board()
+                for _ in range(4):
+                    board.push(rng.choice(list(board.legal_moves)))
+                games += 1
+            # Engine 0 plays White in even games, Black in odd ones.
+            side = (board.ply() + games) % 2
+            white_clock, black_clock = (clocks[side], clocks[1 - side]) if board.turn == chess.WHITE else (
+                clocks[1 - side],
+                clocks[side],
+            )
+            limit = chess.engine.Limit(
+                white_clock=white_clock, black_clock=black_clock, white_inc=LONG_INC, black_inc=LONG_INC
+            )
+            t = time.perf_counter()
+            # A new `game` key makes python-chess send `ucinewgame` first.
+            result = engines[side].play(board, limit, game=games)
+            clocks[side] -= time.perf_counter() - t
+            lowest[side] = min(lowest[side], clocks[side])
+            if clocks[side] < LONG_FLOOR:
+                fail(f"long blitz: engine {side} down to {clocks[side]:.3f} s after {made[side] + 1} moves")
+            clocks[side] += LONG_INC
+            if result.move is None or result.move not in board.legal_moves:
+                fail(f"long blitz: illegal bestmove {result.move} in {board.fen()}")
+            board.push(result.move)
+            made[side] += 1
+        print(
+            json.dumps(
+                {
+                    "check": "long blitz",
+                    "clock": f"{LONG_CLOCK}+{LONG_INC}",
+                    "moves": made,
+                    "games": games,
+                    "seconds": round(time.perf_counter() - start, 2),
+                    "lowest_clock": [round(x, 3) for x in lowest],
+                    "clock_left": [round(x, 3) for x in clocks],
+                }
+            ),
+            flush=True,
+        )
+    finally:
+        for engine in engines:
+            engine.quit()
 
 
 def limits(binary):
@@ -234,6 +302,7 @@ def main():
     play_game(binary, castle_early(chess.Board(), 1), "classic")
     # Chess960 position 518 is the classic array; take one with the king and rooks elsewhere.
     play_game(binary, castle_early(chess.Board.from_chess960_pos(100), 2), "chess960")
+    long_blitz(binary)
     if errors.records:
         fail("chess.engine logged: " + " | ".join(errors.records[:5]))
     print("all checks passed", flush=True)
