@@ -2,6 +2,7 @@
 //! frame limits are in [`crate::meter`]) and forwards its frames, and writes the frames of the match's
 //! other connections from a bounded queue, and `joined` at most once a second.
 
+use std::net::IpAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -18,9 +19,11 @@ use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, Utf8Bytes};
 
 use crate::Shared;
-use crate::hub::{Close, ConnId, Control, Out, Peer};
+use crate::events::Event;
+use crate::hub::{Close, ConnId, Control, Joining, Out, Peer};
 use crate::limits::Admitted;
 use crate::meter::Metered;
+use crate::places::{Address, MATCH_FULL, Replaced};
 
 /// An upgraded connection's WebSocket, its incoming bytes metered.
 pub(crate) type Socket = WebSocketStream<Metered<TokioIo<Upgraded>>>;
@@ -67,15 +70,24 @@ impl Drop for Joined {
     }
 }
 
-/// Joins a new connection to `match_id`, before its upgrade, so that when the client sees its WebSocket
-/// open it is in the match (in Redis mode: subscribed, and its `joined` published). Frames sent to it
-/// meanwhile wait in its queue. `Err` is the close code and reason of a refusal.
-pub(crate) async fn join(shared: &Arc<Shared>, match_id: Arc<str>) -> Result<Joined, Close> {
+/// Joins a new connection of a client at `ip` to `match_id`, before its upgrade, so that when the
+/// client sees its WebSocket open it is in the match (in Redis mode: subscribed, and its `joined`
+/// published). Frames sent to it meanwhile wait in its queue. `Err` is the close code and reason of a
+/// refusal. A refusal for a full match, and a connection replaced for another address, are counted and
+/// told on standard error.
+pub(crate) async fn join(shared: &Arc<Shared>, match_id: Arc<str>, ip: IpAddr) -> Result<Joined, Close> {
     let id = shared.next_conn_id();
     let control = Arc::new(Control::default());
     let (tx, rx) = mpsc::channel(shared.config.queue);
-    let peer = Peer { id, tx, control: control.clone() };
-    let (_first, ack) = shared.hub.join(&match_id, peer)?;
+    let peer = Peer { id, tx, control: control.clone(), address: Address::of(ip) };
+    let Joining { ack, replaced } = shared.hub.join(&match_id, peer).inspect_err(|&close| {
+        if close == MATCH_FULL {
+            shared.events.note(Event::MatchFull, ip);
+        }
+    })?;
+    if let Some((Replaced::OverShare, victim)) = replaced {
+        shared.events.note(Event::OverShare, victim.ip);
+    }
     let joined = Joined { shared: shared.clone(), match_id, id, control, rx };
     if let (Some(ack), Some(bus)) = (ack, &shared.bus) {
         // Subscribed before `joined` goes out, so the answers to it (retransmissions) reach us.
@@ -185,7 +197,9 @@ async fn write(
     loop {
         let result = tokio::select! {
             frame = rx.recv() => {
-                let Some(frame) = frame else { return End::Gone };
+                // The hub drops the sender only after asking for a close (a replacement, the
+                // shutdown): that close is the end, not the empty queue.
+                let Some(frame) = frame else { return End::Close(control.closed().await) };
                 write_batch(sink, rx, frame).await
             }
             // Waits out the time since the last `joined` first, so taking the one owed is the last step.

@@ -27,13 +27,25 @@ pub(crate) enum Event {
     HeaderTimeout,
     /// `accept` failed (such as out of file descriptors).
     AcceptFailed,
+    /// A WebSocket refused by a full match (4008): every place held by a different address.
+    MatchFull,
+    /// A connection whose address held the most places of a full match, replaced by a newcomer of an
+    /// address holding at least two fewer (4009).
+    OverShare,
 }
 
-const KINDS: usize = 5;
+const KINDS: usize = 7;
 
 impl Event {
-    const ALL: [Event; KINDS] =
-        [Event::ConnectRate, Event::AddressCap, Event::Full, Event::HeaderTimeout, Event::AcceptFailed];
+    const ALL: [Event; KINDS] = [
+        Event::ConnectRate,
+        Event::AddressCap,
+        Event::Full,
+        Event::HeaderTimeout,
+        Event::AcceptFailed,
+        Event::MatchFull,
+        Event::OverShare,
+    ];
 
     fn index(self) -> usize {
         self as usize
@@ -47,6 +59,8 @@ impl Event {
             Event::Full => "refused_full",
             Event::HeaderTimeout => "header_timeouts",
             Event::AcceptFailed => "accept_errors",
+            Event::MatchFull => "refused_match_full",
+            Event::OverShare => "replaced_over_share",
         }
     }
 
@@ -62,6 +76,10 @@ impl Event {
                 format!("closed {n} connection{s} that sent no complete request head within --header-timeout")
             }
             Event::AcceptFailed => format!("accepting a connection failed {n} time{s}"),
+            Event::MatchFull => format!("refused {n} WebSocket connection{s} to a full match (4008)"),
+            Event::OverShare => {
+                format!("replaced {n} connection{s} of an address holding the most places of a full match (4009)")
+            }
         }
     }
 }

@@ -202,7 +202,7 @@ async fn socket(State(shared): State<Arc<Shared>>, Extension(peer): Extension<Pe
         place.take().expect("present: checked above")
     };
     let on_upgrade = hyper::upgrade::on(&mut request);
-    let joined = conn::join(&shared, match_id).await;
+    let joined = conn::join(&shared, match_id, peer.ip).await;
     let max = shared.config.max_frame;
     let config = WebSocketConfig::default()
         .max_message_size(Some(max))

@@ -1,5 +1,6 @@
-//! The local registry: which connections of this process are joined to which match, the limits on
-//! both, and the fan-out of a frame to the other connections of its match.
+//! The local registry: which connections of this process are joined to which match (in the order they
+//! joined), the limits on both (the places of a match: [`crate::places`]), and the fan-out of a frame
+//! to the other connections of its match.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -7,6 +8,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
 use tokio::sync::{Notify, mpsc, oneshot};
+
+use crate::limits::Source;
+use crate::places::{Address, Caps, MATCH_FULL, Place, Replaced};
 
 /// The number of a connection, unique within one process.
 pub(crate) type ConnId = u64;
@@ -79,6 +83,8 @@ pub(crate) struct Peer {
     pub(crate) id: ConnId,
     pub(crate) tx: mpsc::Sender<Bytes>,
     pub(crate) control: Arc<Control>,
+    /// Its client's address.
+    pub(crate) address: Address,
 }
 
 /// A subscription change for the Redis task, sent in the order of the hub's own changes.
@@ -93,6 +99,7 @@ pub(crate) enum SubCmd {
 
 #[derive(Debug, Default)]
 struct Inner {
+    /// The connections of each match, oldest first.
     matches: HashMap<Arc<str>, Vec<Peer>>,
     connections: usize,
     shutting_down: bool,
@@ -109,11 +116,20 @@ pub(crate) struct Counters {
 #[derive(Debug)]
 pub(crate) struct Hub {
     inner: Mutex<Inner>,
-    max_per_match: usize,
+    caps: Caps,
     max_matches: usize,
     /// Set in Redis mode: subscription changes, sent while the registry is locked so they keep its order.
     subs: Option<mpsc::UnboundedSender<SubCmd>>,
     pub(crate) counters: Counters,
+}
+
+/// A connection joined to its match (its place taken).
+#[derive(Debug)]
+pub(crate) struct Joining {
+    /// In Redis mode, the receiver of the subscription's acknowledgement.
+    pub(crate) ack: Option<oneshot::Receiver<bool>>,
+    /// The connection whose place it took, closed with 4009: why, and its address.
+    pub(crate) replaced: Option<(Replaced, Address)>,
 }
 
 /// A snapshot of the registry for `/stats`.
@@ -130,8 +146,8 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    pub(crate) fn new(max_per_match: usize, max_matches: usize, subs: Option<mpsc::UnboundedSender<SubCmd>>) -> Hub {
-        Hub { inner: Mutex::new(Inner::default()), max_per_match, max_matches, subs, counters: Counters::default() }
+    pub(crate) fn new(caps: Caps, max_matches: usize, subs: Option<mpsc::UnboundedSender<SubCmd>>) -> Hub {
+        Hub { inner: Mutex::new(Inner::default()), caps, max_matches, subs, counters: Counters::default() }
     }
 
     /// Whether a connection to `match_id` could join now as far as `--max-matches` goes (the check
@@ -141,14 +157,10 @@ impl Hub {
         inner.matches.contains_key(match_id) || inner.matches.len() < self.max_matches
     }
 
-    /// Joins `peer` to `match_id` and sends `joined` to the match's other connections. Returns whether
-    /// the peer is the process's first connection of the match, and in Redis mode the receiver of the
-    /// subscription's acknowledgement.
-    pub(crate) fn join(
-        &self,
-        match_id: &Arc<str>,
-        peer: Peer,
-    ) -> Result<(bool, Option<oneshot::Receiver<bool>>), Close> {
+    /// Joins `peer` to `match_id`, in the place [`Caps::place`] gives it (the connection it replaces
+    /// is taken out of the match at once and told to close), and sends `joined` to the match's other
+    /// connections.
+    pub(crate) fn join(&self, match_id: &Arc<str>, peer: Peer) -> Result<Joining, Close> {
         let mut inner = lock(&self.inner);
         if inner.shutting_down {
             return Err((1001, "relay shutting down"));
@@ -157,15 +169,25 @@ impl Hub {
         if first && inner.matches.len() >= self.max_matches {
             return Err((1013, "too many matches"));
         }
+        // A new match has a free place: no empty entry is left behind by a refusal.
         let peers = inner.matches.entry(match_id.clone()).or_default();
-        if peers.len() >= self.max_per_match {
-            return Err((4008, "match full"));
-        }
+        let held: Vec<Source> = peers.iter().map(|p| p.address.source).collect();
+        let replaced = match self.caps.place(&held, peer.address.source) {
+            Place::Free => None,
+            Place::Full => return Err(MATCH_FULL),
+            Place::Replace(at, why) => {
+                let victim = peers.remove(at);
+                victim.control.close(why.close());
+                Some((why, victim.address))
+            }
+        };
         for other in peers.iter() {
             deliver(other, Out::Joined, &self.counters);
         }
         peers.push(peer);
-        inner.connections += 1;
+        if replaced.is_none() {
+            inner.connections += 1;
+        }
         let ack = self.subs.as_ref().map(|subs| {
             let (ack, rx) = oneshot::channel();
             // The receiver lives as long as the hub; if it is gone the acknowledgement never comes and
@@ -173,15 +195,16 @@ impl Hub {
             let _ = subs.send(SubCmd::Join { match_id: match_id.clone(), first, ack });
             rx
         });
-        Ok((first, ack))
+        Ok(Joining { ack, replaced })
     }
 
-    /// Removes connection `id` from `match_id` (nothing if it is not there).
+    /// Removes connection `id` from `match_id` (nothing if it is not there: a replaced connection left
+    /// when it was replaced). The others keep their order.
     pub(crate) fn leave(&self, match_id: &Arc<str>, id: ConnId) {
         let mut inner = lock(&self.inner);
         let Some(peers) = inner.matches.get_mut(match_id.as_ref()) else { return };
         let Some(at) = peers.iter().position(|p| p.id == id) else { return };
-        peers.swap_remove(at);
+        peers.remove(at);
         let last = peers.is_empty();
         inner.connections -= 1;
         if last {

@@ -15,8 +15,9 @@
 //!   answered, so a client whose socket is open receives every frame sent after that. A text message
 //!   closes the sender's connection (1003).
 //! - Limits, each falling on the client that goes over it: message size (1009), frames a second (every
-//!   frame counts, fragments too) and fragments a message (1008, 1009), idle time, connections per match
-//!   (4008 `match full`); sockets in all and per source address, and new WebSocket connections a second
+//!   frame counts, fragments too) and fragments a message (1008, 1009), idle time; places in a match, in
+//!   all and per address, a newcomer replacing the oldest connection of its own address or of an
+//!   address over its share (4009 `replaced …`) or refused (4008 `match full`); sockets in all and per source address, and new WebSocket connections a second
 //!   per source address (HTTP 503 or 429 before the upgrade); matches in all (HTTP 503, or 1013 after
 //!   the upgrade); the time to send a request head (the socket is closed). Every close the relay starts
 //!   carries a close code and a reason.
@@ -31,10 +32,12 @@
 //! client's behaviour be charged to another. Each limit counts what its client sends (its frames, its
 //! sockets, its upgrades); what the relay sends a player because of others (frames, `joined`) never
 //! counts against that player, and `joined`, which players answer by retransmitting, is sent to each at
-//! most once a second however fast others join. The WebSocket library hands out whole messages only,
-//! so the frame limits read the frame headers as the bytes pass (`meter`); the socket limits count from
-//! the accept, before a byte is read, and its own accept loop gives each HTTP connection a header
-//! timeout, which axum's server does not.
+//! most once a second however fast others join. The places of a match go by address for the same
+//! reason: an address gets its share, and a newcomer takes a place only from its own address or from
+//! one holding at least two more, so a stranger from a few addresses cannot keep the players out
+//! (`places`). The WebSocket library hands out whole messages only, so the frame limits read the frame
+//! headers as the bytes pass (`meter`); the socket limits count from the accept, before a byte is read,
+//! and its own accept loop gives each HTTP connection a header timeout, which axum's server does not.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), tesseract_relay::Error> {
@@ -63,6 +66,7 @@ mod http;
 mod hub;
 mod limits;
 mod meter;
+mod places;
 mod redis_bus;
 mod server;
 
@@ -83,8 +87,15 @@ pub struct Config {
     /// A connection that sends nothing at all (no pong either) for this long is closed (1001); the relay
     /// pings every connection every quarter of it.
     pub idle_timeout: Duration,
-    /// Connections per match id in this process; a further one is closed with 4008 `match full`.
+    /// Connections per match id in this process. A newcomer to a full match takes the place of the
+    /// oldest connection of the address holding the most places, if it holds two more than the
+    /// newcomer's address (closed with 4009), else of the oldest of its own address, if it holds one
+    /// (4009); else it is closed with 4008 `match full`. At least 1.
     pub max_per_match: usize,
+    /// Connections per match id from one source address (an IPv4 address, or an IPv6 /64) in this
+    /// process; a further one takes the place of that address's oldest connection of the match, which
+    /// is closed with 4009. At least 1.
+    pub max_per_match_per_address: usize,
     /// Match ids with connections in this process; a connection that would open one more is refused.
     pub max_matches: usize,
     /// Client sockets of this process, HTTP and WebSocket, counted from their accept (one still sending
@@ -119,14 +130,15 @@ impl Default for Config {
             max_frame: 1024,
             rate: 20,
             idle_timeout: Duration::from_secs(120),
-            max_per_match: 4,
+            max_per_match: 8,
+            max_per_match_per_address: 2,
             max_matches: 10_000,
             max_connections: 20_000,
             max_connections_per_address: 32,
             connect_rate_per_address: 10,
             header_timeout: Duration::from_secs(10),
             stats_traffic: false,
-            queue: 128,
+            queue: 288,
             redis: None,
             static_dir: None,
         }
@@ -203,11 +215,13 @@ impl Relay {
         if config.idle_timeout.is_zero()
             || config.header_timeout.is_zero()
             || config.max_per_match == 0
+            || config.max_per_match_per_address == 0
             || config.max_connections == 0
             || config.max_connections_per_address == 0
         {
             return Err(Error::Config(
-                "idle_timeout, header_timeout, max_per_match, max_connections and max_connections_per_address must be above 0",
+                "idle_timeout, header_timeout, max_per_match, max_per_match_per_address, max_connections and \
+                 max_connections_per_address must be above 0",
             ));
         }
         if let Some(dir) = &config.static_dir
@@ -224,7 +238,8 @@ impl Relay {
             None => (None, None),
         };
         let listener = TcpListener::bind(config.listen).await.map_err(|e| Error::Listen(config.listen, e))?;
-        let hub = Arc::new(hub::Hub::new(config.max_per_match, config.max_matches, subs));
+        let caps = places::Caps { per_match: config.max_per_match, per_address: config.max_per_match_per_address };
+        let hub = Arc::new(hub::Hub::new(caps, config.max_matches, subs));
         let limits = Arc::new(limits::Limits::new(
             config.max_connections,
             config.max_connections_per_address,

@@ -43,11 +43,21 @@ struct Args {
     #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     idle_timeout: u64,
 
-    /// Connections per match id (2 to 64: two players, and a stale socket each while they reconnect); a
-    /// further one is closed with 4008 `match full`.
-    #[arg(long, value_name = "N", default_value_t = 4,
+    /// Connections per match id (2 to 64). When they are all open, a newcomer takes the place of the
+    /// oldest connection of the address holding the most places, if it holds two more than the
+    /// newcomer's (closed with 4009), else of its own address's oldest (4009), else it is closed with
+    /// 4008 `match full`. Each frame goes to every other connection of its match: this also bounds the
+    /// fan-out.
+    #[arg(long, value_name = "N", default_value_t = 8,
           value_parser = RangedU64ValueParser::<usize>::new().range(2..=64))]
     max_per_match: usize,
+
+    /// Connections per match id from one source address (an IPv4 address, or an IPv6 /64; 1 to 64: a
+    /// player, and its stale socket while it reconnects, or two players behind one address); a further
+    /// one takes the place of that address's oldest connection there, which is closed with 4009.
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
+    max_per_match_per_address: usize,
 
     /// Match ids with connections at once (1 to 10000000); a connection that would open one more is
     /// refused with HTTP 503 (or closed with 1013 if the last place went during its upgrade).
@@ -168,6 +178,7 @@ fn main() -> ExitCode {
         rate: args.rate,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         max_per_match: args.max_per_match,
+        max_per_match_per_address: args.max_per_match_per_address,
         max_matches: args.max_matches,
         max_connections: fit_descriptors(args.max_connections),
         max_connections_per_address: args.max_connections_per_address,

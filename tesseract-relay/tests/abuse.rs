@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use common::game::*;
 use common::*;
 use futures_util::SinkExt;
 use tesseract_relay::Config;
@@ -23,71 +24,6 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 fn ip(s: &str) -> IpAddr {
     s.parse().unwrap()
-}
-
-/// What a player saw.
-#[derive(Debug, Default)]
-struct Seen {
-    joined: u32,
-    duplicates: u32,
-}
-
-/// One player of a ping-pong match: it sends its moves (`frame(n)` with `n` of its parity, 100 bytes),
-/// each after the peer's previous one and a pause; it answers every `joined` as the page does, by
-/// sending its unacknowledged frame again (twice: the protocol's worst case, two unacknowledged
-/// frames); it ignores a copy of the last frame it accepted and refuses anything else out of order.
-/// After its part of `moves` it goes on listening until `until`. Any close is a failure.
-async fn player(mut ws: Ws, first: bool, moves: u32, pause: Duration, until: Instant) -> Result<(Ws, Seen), String> {
-    let mut seen = Seen::default();
-    let mut unacknowledged: Option<Vec<u8>> = None;
-    let mut last_accepted: Option<Vec<u8>> = None;
-    let mut next_own = if first { 0 } else { 1 };
-    let mut next_peer = if first { 1 } else { 0 };
-    if first {
-        let f = frame(next_own, 100);
-        send(&mut ws, &f).await;
-        unacknowledged = Some(f);
-        next_own += 2;
-    }
-    loop {
-        let done = next_peer >= moves && next_own >= moves;
-        let wait = if done { until.saturating_duration_since(Instant::now()) } else { PATIENCE };
-        let message = match tokio::time::timeout(wait, next(&mut ws)).await {
-            Err(_) if done => return Ok((ws, seen)),
-            Err(_) => return Err(format!("nothing came for {PATIENCE:?}; waiting for move {next_peer}")),
-            Ok(message) => message,
-        };
-        match message {
-            Some(Message::Text(text)) if text.as_str() == "joined" => {
-                seen.joined += 1;
-                if let Some(f) = &unacknowledged {
-                    for _ in 0..2 {
-                        ws.send(Message::binary(f.clone())).await.map_err(|e| format!("retransmitting: {e}"))?;
-                    }
-                }
-            }
-            Some(Message::Binary(got)) => {
-                if last_accepted.as_deref() == Some(&got[..]) {
-                    seen.duplicates += 1;
-                    continue;
-                }
-                if got[..] != frame(next_peer, 100)[..] {
-                    return Err(format!("expected move {next_peer}, got {:?}", &got[..4.min(got.len())]));
-                }
-                last_accepted = Some(got.to_vec());
-                unacknowledged = None;
-                next_peer += 2;
-                if next_own < moves {
-                    tokio::time::sleep(pause).await;
-                    let f = frame(next_own, 100);
-                    send(&mut ws, &f).await;
-                    unacknowledged = Some(f);
-                    next_own += 2;
-                }
-            }
-            other => return Err(format!("the player's connection ended: {other:?}")),
-        }
-    }
 }
 
 /// A stranger opening WebSockets on match `id` from `from` and dropping them at once, as fast as it
@@ -129,27 +65,34 @@ async fn churn(
 }
 
 /// A stranger churns WebSockets on the match id of two players as fast as it can for three seconds,
-/// the per-address limits raised so that every one of its connections joins the match; the players
-/// exchange moves at the default rate limit and answer each `joined` with retransmissions. Both stay
-/// connected, receive every move in order, and get at most one `joined` a second each: the stranger's
-/// joins cost them nothing near their limits.
+/// the per-address limits raised so that every one of its connections joins the match (taking the
+/// place of its address's oldest when two are still open); the players exchange moves at the default
+/// rate limit and answer each `joined` with retransmissions. Both stay connected, receive every move in
+/// order, and get at most one `joined` a second each: the stranger's joins cost them nothing near their
+/// limits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn churn_by_a_stranger_never_reaches_the_players() {
     const CHURN: Duration = Duration::from_secs(3);
     let unlimited = Config { max_connections_per_address: 1_000_000, connect_rate_per_address: 1_000_000, ..config() };
     let server = Server::start(unlimited).await;
-    let mut a = server.join("churned").await;
-    let b = server.join("churned").await;
-    expect_joined(&mut a).await;
     let start = Instant::now();
-    let until = start + CHURN + Duration::from_secs(2);
-    let moves = 30; // a move every 100 ms: three seconds
-    let pause = Duration::from_millis(100);
-    let a = tokio::spawn(player(a, true, moves, pause, until));
-    let b = tokio::spawn(player(b, false, moves, pause, until));
+    let a = Player {
+        from: client_address(),
+        relay: server.addr,
+        id: "churned".to_string(),
+        first: true,
+        moves: 30, // a move every 100 ms: three seconds
+        pause: Duration::from_millis(100),
+        losses: Vec::new(),
+        until: start + CHURN + Duration::from_secs(2),
+    };
+    let b = Player { from: client_address(), first: false, ..a.clone() };
+    let (mut ws_a, ws_b) = join_both(&a, &b).await;
+    expect_joined(&mut ws_a).await;
+    let game = tokio::spawn(play_both(a, ws_a, b, ws_b));
     let (upgrades, refusals) = churn(server.addr, ip("127.0.0.1"), "churned", 2, CHURN).await;
-    let (mut a, seen_a) = a.await.unwrap().expect("player a");
-    let (mut b, seen_b) = b.await.unwrap().expect("player b");
+    let (mut a, b) = game.await.unwrap();
+    let (mut b, seen_a, seen_b) = (b.ws, a.seen, b.seen);
     let elapsed = start.elapsed();
     eprintln!("{upgrades} stranger connections in {CHURN:?}; player a {seen_a:?}, player b {seen_b:?}");
     assert!(upgrades >= 100, "the stranger churned hundreds of connections: {upgrades}");
@@ -160,14 +103,14 @@ async fn churn_by_a_stranger_never_reaches_the_players() {
     // Still connected, in a match of two, and never closed.
     let stats = server.stats().await;
     assert_eq!((stats["matches"].as_u64(), stats["connections"].as_u64()), (Some(1), Some(2)), "{stats}");
-    send(&mut a, b"after the churn").await;
+    send(&mut a.ws, b"after the churn").await;
     expect_frame(&mut b, b"after the churn").await;
     server.stop().await;
 }
 
 /// The same churn from another address under the default limits: past its burst, its upgrades are
-/// refused with HTTP 429 (`--connect-rate-per-address`, 10 a second) and counted; the players of
-/// 127.0.0.1, and a new connection of theirs, are not affected.
+/// refused with HTTP 429 (`--connect-rate-per-address`, 10 a second) and counted; the players (of
+/// other addresses), and a new connection from 127.0.0.1, are not affected.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_churning_address_is_refused_with_429() {
     const CHURN: Duration = Duration::from_secs(2);
@@ -197,17 +140,6 @@ async fn a_churning_address_is_refused_with_429() {
     send(&mut b, b"still here").await;
     expect_frame_past_joined(&mut a, b"still here").await;
     server.stop().await;
-}
-
-/// The next binary message, skipping `joined` (which the churn of a test may cause): it must be `frame`.
-async fn expect_frame_past_joined(ws: &mut Ws, frame: &[u8]) {
-    loop {
-        match next(ws).await {
-            Some(Message::Text(t)) if t.as_str() == "joined" => continue,
-            Some(Message::Binary(got)) => return assert_eq!(&got[..], frame),
-            other => panic!("expected a frame, got {other:?}"),
-        }
-    }
 }
 
 /// `--max-connections-per-address`: past it, a socket of that address is answered HTTP 429 at once

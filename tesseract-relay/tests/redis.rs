@@ -30,6 +30,11 @@ fn redis_config(url: &str) -> Config {
     Config { redis: Some(url.to_string()), stats_traffic: true, ..config() }
 }
 
+/// Two relays in this process on the Redis at `url`.
+async fn two_relays(url: &str) -> (Server, Server) {
+    (Server::start(redis_config(url)).await, Server::start(redis_config(url)).await)
+}
+
 /// How many subscribers the channel of `match_id` has.
 fn subscribers(url: &str, match_id: &str) -> i64 {
     let client = redis::Client::open(url).unwrap();
@@ -54,8 +59,7 @@ async fn wait_for_subscribers(url: &str, match_id: &str, n: i64) {
 #[ignore = "needs redis-server on 127.0.0.1:6379: run by scripts/test.sh"]
 async fn two_relays_share_a_match() {
     let url = redis_url();
-    let one = Server::start(redis_config(&url)).await;
-    let two = Server::start(redis_config(&url)).await;
+    let (one, two) = two_relays(&url).await;
     let id = fresh_id("share");
     let mut a = one.join(&id).await;
     wait_for_subscribers(&url, &id, 1).await;
@@ -106,6 +110,48 @@ async fn two_relays_share_a_match() {
     two.stop().await;
 }
 
+/// Places are per process: a stranger holding all eight places of a match on one relay (four
+/// addresses, two each) gives way there to player a (its oldest connection of an address holding two is
+/// replaced, 4009), and holds at most two places an address on the other relay too (a third replaces
+/// its oldest), where player b joins. The players play across the two relays, reconnecting after drops
+/// (a: a closed socket, then a stale one, which its reconnection replaces in the full match; b: a stale
+/// one), and exchange every move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server on 127.0.0.1:6379: run by scripts/test.sh"]
+async fn places_are_per_relay_process() {
+    use common::game::*;
+    let url = redis_url();
+    let (one, two) = two_relays(&url).await;
+    let id = fresh_id("places");
+    let from: Vec<std::net::IpAddr> = (0..4).map(|_| client_address()).collect();
+    let mut stranger_one = Stranger::new(one.addr, &id);
+    let mut stranger_two = Stranger::new(two.addr, &id);
+    for _ in 0..2 {
+        for &address in &from {
+            stranger_one.open(address).await;
+        }
+    }
+    for _ in 0..3 {
+        stranger_two.open(from[0]).await;
+    }
+    assert_eq!(one.stats().await["connections"], 8);
+    assert_eq!(two.stats().await["connections"], 2);
+    let (a, b) = players_with_drops(one.addr, two.addr, &id);
+    let (a, b) = game(a, b).await;
+    assert_eq!((a.seen.reconnections, b.seen.reconnections), (2, 1));
+    let (stats_one, stats_two) = (one.stats().await, two.stats().await);
+    assert_eq!((stats_one["connections"].as_u64(), stats_two["connections"].as_u64()), (Some(8), Some(4)));
+    assert_eq!(stats_one["replaced_over_share"], 1, "{stats_one}");
+    assert_eq!(stats_two["replaced_over_share"], 0, "{stats_two}");
+    one.stop().await;
+    two.stop().await;
+    let shutdown = "relay shutting down";
+    assert_eq!(stranger_one.closes().await, tally(&[(4009, REPLACED_OVER_SHARE, 1), (1001, shutdown, 7)]));
+    assert_eq!(stranger_two.closes().await, tally(&[(4009, REPLACED_SAME, 1), (1001, shutdown, 2)]));
+    let mut stale_a = a.stale;
+    assert_eq!(close_past_messages(&mut stale_a[0]).await, (4009, REPLACED_SAME.to_string()));
+}
+
 /// The binary with `--redis` and a relay in this process: a match across both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs redis-server on 127.0.0.1:6379: run by scripts/test.sh"]
@@ -143,8 +189,14 @@ struct OwnRedis {
 }
 
 impl OwnRedis {
+    /// Starts one on a free port below the ephemeral range (32768 and up on Linux), so that no relay of a
+    /// test running meanwhile (on port 0) can be given the port between its choice and the server's bind.
     fn start() -> OwnRedis {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let first = 20_000 + (std::process::id() % 10_000) as u16;
+        let port = (first..32_768)
+            .chain(10_000..first)
+            .find(|&port| std::net::TcpListener::bind(("127.0.0.1", port)).is_ok())
+            .expect("a free port below 32768");
         let mut redis = OwnRedis { port, child: None };
         redis.restart();
         redis
@@ -163,8 +215,13 @@ impl OwnRedis {
             .spawn()
             .expect("redis-server is installed (scripts/test.sh installs it)");
         self.child = Some(child);
+        // Ready when it answers PING (not merely when something accepts on the port).
         let start = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+        let pong = || -> redis::RedisResult<String> {
+            let mut con = redis::Client::open(self.url())?.get_connection()?;
+            redis::cmd("PING").query(&mut con)
+        };
+        while pong().ok().as_deref() != Some("PONG") {
             assert!(start.elapsed() < Duration::from_secs(10), "redis-server did not start on port {port}");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -193,8 +250,7 @@ impl Drop for OwnRedis {
 async fn losing_redis_closes_with_1011_and_the_relays_recover() {
     let mut redis = OwnRedis::start();
     let url = redis.url();
-    let one = Server::start(redis_config(&url)).await;
-    let two = Server::start(redis_config(&url)).await;
+    let (one, two) = two_relays(&url).await;
     let mut a = one.join("lost").await;
     wait_for_subscribers(&url, "lost", 1).await;
     let mut b = two.join("lost").await;

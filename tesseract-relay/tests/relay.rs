@@ -173,19 +173,25 @@ async fn bad_match_ids_get_400() {
     server.stop().await;
 }
 
-/// A fifth connection to one match is closed with 4008 `match full`; when one leaves, a new one joins.
+/// A ninth connection to one match, when eight addresses hold one place each, is closed with 4008
+/// `match full` (and counted); the eight are untouched; when one leaves, a new one joins.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_per_match_cap() {
     let server = Server::start(config()).await;
     let mut first = server.join("cap").await;
     let mut rest = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..7 {
         rest.push(server.join("cap").await);
     }
-    let mut fifth = server.join("cap").await;
-    let (code, reason) = expect_close(&mut fifth).await;
+    let mut ninth = server.join("cap").await;
+    let (code, reason) = expect_close(&mut ninth).await;
     assert_eq!((code, reason.as_str()), (4008, "match full"));
+    assert_eq!(server.stats().await["refused_match_full"], 1);
     expect_joined_settled(&mut first).await;
+    send(&mut first, b"all eight").await;
+    for ws in &mut rest {
+        expect_frame_past_joined(ws, b"all eight").await;
+    }
     // Another match is not affected.
     let mut elsewhere = server.join("cap2").await;
     let _elsewhere2 = server.join("cap2").await;
@@ -194,9 +200,38 @@ async fn the_per_match_cap() {
     let mut leaving = rest.pop().unwrap();
     leaving.close(None).await.unwrap();
     while next(&mut leaving).await.is_some() {}
-    server.wait_for_stat("connections", 5).await;
+    server.wait_for_stat("connections", 9).await;
     let _again = server.join("cap").await;
     expect_joined(&mut first).await;
+    assert_eq!(server.stats().await["replaced_over_share"], 0);
+    server.stop().await;
+}
+
+/// `--max-per-match-per-address`: a third connection from one address takes the place of that
+/// address's oldest connection of the match, which is closed with 4009; the other address's connection
+/// and other matches are untouched, and the newest two of the address get the frames.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_match_per_address_cap() {
+    let server = Server::start(config()).await;
+    let (home, other) = (client_address(), client_address());
+    let mut peer = join_from(other, server.addr, "home").await;
+    let mut first = join_from(home, server.addr, "home").await;
+    let mut second = join_from(home, server.addr, "home").await;
+    let mut elsewhere = join_from(home, server.addr, "home-2").await;
+    let mut third = join_from(home, server.addr, "home").await;
+    assert_eq!(close_past_messages(&mut first).await, (4009, REPLACED_SAME.to_string()));
+    server.wait_for_stat("connections", 4).await;
+    send(&mut peer, b"to the newest two").await;
+    expect_frame_past_joined(&mut second, b"to the newest two").await;
+    expect_frame_past_joined(&mut third, b"to the newest two").await;
+    // The next replaces the oldest left, `second`.
+    let _fourth = join_from(home, server.addr, "home").await;
+    assert_eq!(close_past_messages(&mut second).await, (4009, REPLACED_SAME.to_string()));
+    send(&mut third, b"still in").await;
+    expect_frame_past_joined(&mut peer, b"still in").await;
+    expect_silence(&mut elsewhere, Duration::from_millis(200)).await;
+    let stats = server.stats().await;
+    assert_eq!((stats["refused_match_full"].as_u64(), stats["replaced_over_share"].as_u64()), (Some(0), Some(0)));
     server.stop().await;
 }
 
@@ -282,7 +317,7 @@ async fn the_idle_timeout() {
 }
 
 /// The aggregate counts of `/stats` by default: no figure that changes with the frames of a match.
-const AGGREGATE_KEYS: [&str; 9] = [
+const AGGREGATE_KEYS: [&str; 11] = [
     "matches",
     "connections",
     "sockets",
@@ -292,6 +327,8 @@ const AGGREGATE_KEYS: [&str; 9] = [
     "refused_full",
     "header_timeouts",
     "accept_errors",
+    "refused_match_full",
+    "replaced_over_share",
 ];
 
 /// `/health`, and `/stats`: by default aggregate counts only, whatever the matches send.

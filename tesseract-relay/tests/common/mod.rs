@@ -4,7 +4,10 @@
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
 
-use std::net::{IpAddr, SocketAddr};
+pub mod game;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -48,9 +51,10 @@ impl Server {
         tokio::time::timeout(PATIENCE, task).await.expect("the relay stops in time").unwrap().unwrap();
     }
 
-    /// A WebSocket client joined to match `id`.
+    /// A WebSocket client joined to match `id`, from a loopback address of its own
+    /// ([`client_address`]): each client of a match is another host.
     pub async fn join(&self, id: &str) -> Ws {
-        join(self.addr, id).await
+        join_from(client_address(), self.addr, id).await
     }
 
     /// `GET path`: status and body.
@@ -81,7 +85,18 @@ pub fn config() -> Config {
     Config { listen: "127.0.0.1:0".parse().unwrap(), ..Config::default() }
 }
 
-/// A WebSocket client joined to match `id` of the relay at `addr`.
+/// A loopback address no other call in this test process returns (127.1.0.1, 127.1.0.2, ...).
+pub fn client_address() -> IpAddr {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    IpAddr::from(Ipv4Addr::from(0x7f01_0000 + NEXT.fetch_add(1, Ordering::Relaxed)))
+}
+
+/// A WebSocket client from `from` joined to match `id` of the relay at `addr`.
+pub async fn join_from(from: IpAddr, addr: SocketAddr, id: &str) -> Ws {
+    try_join_from(from, addr, id).await.unwrap_or_else(|refusal| panic!("the upgrade was refused: {refusal:?}"))
+}
+
+/// A WebSocket client from 127.0.0.1 joined to match `id` of the relay at `addr`.
 pub async fn join(addr: SocketAddr, id: &str) -> Ws {
     let (ws, response) =
         tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(format!("ws://{addr}/match/{id}")))
@@ -147,6 +162,34 @@ pub async fn expect_close(ws: &mut Ws) -> (u16, String) {
     match next(ws).await {
         Some(Message::Close(Some(frame))) => (u16::from(frame.code), frame.reason.as_str().to_string()),
         other => panic!("expected a close frame, got {other:?}"),
+    }
+}
+
+/// The next binary message, skipping `joined` (which others' joins may cause): it must be `frame`.
+pub async fn expect_frame_past_joined(ws: &mut Ws, frame: &[u8]) {
+    loop {
+        match next(ws).await {
+            Some(Message::Text(t)) if t.as_str() == "joined" => continue,
+            Some(Message::Binary(got)) => return assert_eq!(&got[..], frame),
+            other => panic!("expected a frame, got {other:?}"),
+        }
+    }
+}
+
+/// The reason of 4009 for a connection replaced by a newer one of its address.
+pub const REPLACED_SAME: &str = "replaced by a newer connection from this address";
+/// The reason of 4009 for a connection of the address holding the most places of a full match.
+pub const REPLACED_OVER_SHARE: &str = "replaced: this address holds the most places of the full match";
+
+/// The close frame that ends `ws`, past any frames and `joined` before it: its code and reason.
+pub async fn close_past_messages(ws: &mut Ws) -> (u16, String) {
+    loop {
+        match next(ws).await {
+            Some(Message::Binary(_)) => continue,
+            Some(Message::Text(t)) if t.as_str() == "joined" => continue,
+            Some(Message::Close(Some(frame))) => return (u16::from(frame.code), frame.reason.as_str().to_string()),
+            other => panic!("expected a close frame, got {other:?}"),
+        }
     }
 }
 
