@@ -78,7 +78,8 @@ fn setup(args: &Args) -> Result<(Game, Limits, Options, usize), String> {
         None => None,
     };
     let (mut limits, options, mut hash) = match tier {
-        Some(t) => (t.budget(), t.options(args.seed), t.settings().hash_mb),
+        // The tier's budget on this board (chess and Chess960 have their own for the lower tiers).
+        Some(t) => (t.settings_on(game.position().shape()).budget(), t.options(args.seed), t.settings().hash_mb),
         None => (Limits::default(), Options { seed: args.seed, ..Options::default() }, 16),
     };
     if let Some(d) = args.depth {

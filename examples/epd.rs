@@ -25,7 +25,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use tesseract::board::epd::{Epd, Operation};
-use tesseract::board::{Move, TextMove};
+use tesseract::board::{Move, Position, TextMove};
 use tesseract::movegen::Legal;
 use tesseract::search::{Limits, Score, Searcher, Tier};
 
@@ -75,9 +75,10 @@ fn main() -> ExitCode {
     let settings = args.tier.settings();
     let mut options = args.tier.options(0);
     options.features.mate_safety = !args.no_mate_safety;
-    let limits = match args.nodes {
+    // The tier's budget on the board of each position (chess has its own for the lower tiers).
+    let limits = |pos: &Position| match args.nodes {
         Some(n) => Limits { nodes: Some(n), ..Limits::default() },
-        None => args.tier.budget(),
+        None => args.tier.settings_on(pos.shape()).budget(),
     };
     let mut searcher = match Searcher::try_new(settings.hash_mb) {
         Ok(s) => s,
@@ -112,7 +113,7 @@ fn main() -> ExitCode {
             }
         };
         searcher.clear();
-        let result = searcher.search(pos, &[], &limits, &options, |_| {});
+        let result = searcher.search(pos, &[], &limits(pos), &options, |_| {});
         let played = result.best_move.map(|m| TextMove::from_move(m, pos).to_string()).unwrap_or_default();
         let mut ok = result.best_move.is_some_and(|m| (best.is_empty() || best.contains(&m)) && !avoid.contains(&m));
         if args.max_mate.is_some() {

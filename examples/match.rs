@@ -49,7 +49,7 @@ use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use tesseract::board::{Color, Position, start};
+use tesseract::board::{Color, Position, Shape, start};
 use tesseract::movegen::{MAX_TABLE_MB, legal_moves};
 use tesseract::search::{Game, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
@@ -113,7 +113,15 @@ fn count(range: RangeInclusive<u64>) -> RangedU64ValueParser<usize> {
 #[derive(Clone, Debug)]
 enum Spec {
     Random,
-    Engine { label: String, limits: Limits, options: Options, hash: usize },
+    /// A tier's engine, with the budgets of the board it plays on ([`Tier::settings_on`]), and what the
+    /// spec overrides of them.
+    Engine {
+        label: String,
+        tier: Tier,
+        overrides: Limits,
+        options: Options,
+        hash: usize,
+    },
 }
 
 impl Spec {
@@ -127,8 +135,8 @@ impl Spec {
             };
         }
         let tier: Tier = head.parse().map_err(|e: tesseract::search::ParseTierError| e.to_string())?;
-        // Matches measure strength, not speed: the wall-clock guard is off.
-        let mut limits = tier.budget();
+        // Matches measure strength, not speed: the wall-clock guard is off (see `Spec::limits`).
+        let mut limits = Limits::default();
         let mut options = tier.options(0);
         let mut hash = tier.settings().hash_mb;
         for p in parts {
@@ -153,7 +161,19 @@ impl Spec {
         }
         // The table must be allocatable (each game allocates its own).
         Searcher::try_new(hash).map_err(|e| format!("{text}: {e}"))?;
-        Ok(Spec::Engine { label: text.to_string(), limits, options, hash })
+        Ok(Spec::Engine { label: text.to_string(), tier, overrides: limits, options, hash })
+    }
+
+    /// An engine's limits on a board of `shape`: the tier's deterministic budget there (chess and Chess960
+    /// have their own for the lower tiers), with the spec's `nodes`, `soft` and `depth` over it.
+    fn limits(tier: Tier, overrides: &Limits, shape: Shape) -> Limits {
+        let budget = tier.settings_on(shape).budget();
+        Limits {
+            nodes: overrides.nodes.or(budget.nodes),
+            soft_nodes: overrides.soft_nodes.or(budget.soft_nodes),
+            depth: overrides.depth.or(budget.depth),
+            ..budget
+        }
     }
 
     fn label(&self) -> &str {
@@ -247,7 +267,8 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
                 let legal = legal_moves(game.position());
                 legal[(rng.next_u64() % legal.len() as u64) as usize]
             }
-            Spec::Engine { limits, options, hash, .. } => {
+            Spec::Engine { tier, overrides, options, hash, .. } => {
+                let limits = &Spec::limits(*tier, overrides, game.position().shape());
                 let searcher = &mut searchers[side];
                 if searcher.hash_mb() != *hash {
                     searcher.resize(*hash);

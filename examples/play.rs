@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
-//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color]
+//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard]
 //! ```
 //!
 //! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
@@ -14,7 +14,10 @@
 //! RULES.md §4: eight digits from-xyzw to-xyzw in 4D (`22132313`, `24132513Q`), UCI in 2D (`e2e4`,
 //! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
 //! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
-//! Colors are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set.
+//! Colors are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set. A tier's
+//! wall-clock guard (2 to 3.5 s) stops the engine on a busy or slow machine before its node budget, and
+//! the move then differs from what `load FILE verify` re-thinks; `--no-time-guard` always searches the
+//! whole budget, so every engine move is a function of the game, the tier and the seed alone.
 //!
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
@@ -43,7 +46,7 @@ use tesseract::board::svg::Picture;
 use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
 use tesseract::movegen::pgn::{PgnError, PgnGame};
 use tesseract::movegen::{MoveError, legal_moves, san, text_line_string};
-use tesseract::search::{Game, GameRecord, Player, Score, Searcher, StopReason, Tier};
+use tesseract::search::{Game, GameRecord, Info, Player, Score, Searcher, StopReason, Tier};
 
 use input::{Input, is_quit};
 use lines::{Line, MAX_LINE};
@@ -86,6 +89,10 @@ struct Args {
     /// Plain text even on a terminal.
     #[arg(long)]
     no_color: bool,
+    /// No wall-clock guard: the engine always searches its whole node budget, so its moves are the same
+    /// on any machine however busy (a save then always verifies), at the cost of long waits on a slow one.
+    #[arg(long)]
+    no_time_guard: bool,
 }
 
 const HELP: &str = "\
@@ -122,6 +129,8 @@ struct Ui {
     color: bool,
     /// The side the board is drawn from (the person's against the engine; `flip` turns it).
     side: Color,
+    /// Whether the tier's wall-clock guard may stop the engine before its budget.
+    guard: bool,
     out: std::io::Stdout,
     input: Input,
 }
@@ -221,7 +230,7 @@ impl Ui {
         let stop = self.searcher.stop_flag();
         self.input.watching.store(watch, Ordering::SeqCst);
         let input = &mut self.input;
-        let result = self.game.think(&mut self.searcher, tier, |info| {
+        let on_iteration = |info: &Info<'_>| {
             // Also here: a `quit` read just before the search began, which lowered the flag.
             if watch && input.quit_pending() {
                 stop.store(true, Ordering::Relaxed);
@@ -235,7 +244,12 @@ impl Ui {
                 info.elapsed.as_millis(),
                 text_line_string(&pos, info.pv)
             );
-        });
+        };
+        let result = if self.guard {
+            self.game.think(&mut self.searcher, tier, on_iteration)
+        } else {
+            self.game.think_unguarded(&mut self.searcher, tier, on_iteration)
+        };
         self.input.watching.store(false, Ordering::SeqCst);
         if watch && self.input.quit_pending() {
             return false;
@@ -505,7 +519,9 @@ fn main() -> ExitCode {
     let input = Input::stdin(searcher.stop_flag());
     // The board is drawn from the person's side: Black's when only Black is a person.
     let side = if matches!(players, [Player::Engine(_), Player::Human]) { Color::Black } else { Color::White };
-    let mut ui = Ui { game: Game::new(pos, seed), players, searcher, color, side, out: std::io::stdout(), input };
+    let guard = !args.no_time_guard;
+    let mut ui =
+        Ui { game: Game::new(pos, seed), players, searcher, color, side, guard, out: std::io::stdout(), input };
     if let Some(path) = &args.load {
         if let Err(e) = ui.load(path, false) {
             eprintln!("error: {e}");

@@ -7,8 +7,9 @@ mod common;
 use std::process::Output;
 
 use common::stdout;
-use tesseract::board::{Position, TextMove, start};
+use tesseract::board::{Position, Shape, TextMove, start};
 use tesseract::movegen::{Legal, legal_moves};
+use tesseract::search::Tier;
 
 fn bestmove(args: &[&str]) -> Output {
     common::run_example("bestmove", args, "")
@@ -175,4 +176,22 @@ fn the_line_played_before_makes_the_side_ahead_avoid_a_repetition() {
     let best = check_contract(&with, &root);
     assert_ne!(best, m, "after {line}, {m} repeats a position: a draw");
     assert!(last_cp(&stdout(&with)).is_some_and(|cp| cp > 500), "{}", stdout(&with));
+}
+
+/// A tier plays by its board's budgets: in chess the expert stops within 20,000 nodes (its chess budget),
+/// where its 4D budget would allow 150,000; from the standard Tesseract start it searches past that.
+#[test]
+fn a_tier_searches_within_its_boards_budget() {
+    let nodes = |args: &[&str]| -> u64 {
+        let text = stdout(&bestmove(args));
+        text.lines()
+            .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+            .max()
+            .expect("info lines with nodes")
+    };
+    let chess = Tier::Expert.settings_on(Shape::CHESS);
+    let four_d = Tier::Expert.settings_on(Shape::TESSERACT);
+    assert!(four_d.nodes > chess.nodes);
+    assert!(nodes(&["--start", "classic", "--tier", "expert"]) <= chess.nodes);
+    assert!(nodes(&["--start", "standard", "--tier", "expert"]) > chess.nodes);
 }

@@ -24,7 +24,9 @@ fn tesseract_against_the_beginner() {
         "moves 2111\nfoo\n99999999\n22132314\n22132313\nhistory\nundo\nhistory\n22132313\nsave {0}\nload {0} verify\nquit\n",
         save.display()
     );
-    let out = play(&["--tier", "beginner", "--seed", "5", "--no-color"], &script);
+    // Without the wall-clock guard the engine's moves do not depend on how busy the machine is: `verify`
+    // replays them however many tests run at once.
+    let out = play(&["--tier", "beginner", "--seed", "5", "--no-color", "--no-time-guard"], &script);
     let text = stdout(&out);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // The 5×5 grid of 5×5 boards with coordinates.
@@ -125,8 +127,21 @@ fn playing_black_undo_goes_back_to_a_human_turn() {
     // and the engine's side is never handed to you: the saved game replays.
     let save = temp("black.json");
     let script = format!("undo\ne7e5\nundo\nhistory\ne7e5\nsave {0}\nload {0} verify\nquit\n", save.display());
-    let out =
-        play(&["--start", "classic", "--color", "black", "--tier", "beginner", "--seed", "3", "--no-color"], &script);
+    let out = play(
+        &[
+            "--start",
+            "classic",
+            "--color",
+            "black",
+            "--tier",
+            "beginner",
+            "--seed",
+            "3",
+            "--no-color",
+            "--no-time-guard",
+        ],
+        &script,
+    );
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(text.contains("Nothing to undo."), "{text}");
@@ -393,7 +408,8 @@ fn a_game_saved_as_pgn_loads_and_replays() {
     for (start, moves, first) in [("classic", "e2e4\n", "1. e4 "), ("standard", "22132313\n", "1. 22132313 ")] {
         let save = temp(&format!("{start}.pgn"));
         let script = format!("{moves}save {0}\nload {0} verify\nquit\n", save.display());
-        let out = play(&["--start", start, "--tier", "beginner", "--seed", "5", "--no-color"], &script);
+        let out =
+            play(&["--start", start, "--tier", "beginner", "--seed", "5", "--no-color", "--no-time-guard"], &script);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = stdout(&out);
         assert!(text.contains("All 1 engine moves replayed identically."), "{text}");

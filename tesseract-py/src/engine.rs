@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use tesseract_board::Position;
+use tesseract_board::{Position, Shape};
 use tesseract_movegen::legal_moves;
 use tesseract_search::{Limits, Options, Score, SearchResult, Searcher, Tier};
 
@@ -43,9 +43,11 @@ impl Analysis {
     }
 }
 
-/// The limits and options of a search: a tier's deterministic budget (no wall-clock guard), or explicit
-/// node and depth limits with a tier's evaluation noise (none without a tier).
+/// The limits and options of a search on a board of `shape`: a tier's deterministic budget there (no
+/// wall-clock guard; chess and Chess960 have their own for the lower tiers), or explicit node and depth
+/// limits with a tier's evaluation noise (none without a tier).
 fn settings(
+    shape: Shape,
     tier: Option<&str>,
     nodes: Option<u64>,
     depth: Option<u32>,
@@ -60,7 +62,7 @@ fn settings(
     let tier = tier.map(|t| t.parse::<Tier>().map_err(|e| PyValueError::new_err(e.to_string()))).transpose()?;
     if nodes.is_none() && depth.is_none() {
         let tier = tier.unwrap_or(Tier::Club);
-        return Ok((tier.budget(), tier.options(seed), tier.settings().hash_mb));
+        return Ok((tier.settings_on(shape).budget(), tier.options(seed), tier.settings().hash_mb));
     }
     let limits = Limits { depth, nodes, ..Limits::default() };
     match tier {
@@ -78,11 +80,11 @@ fn search(
     depth: Option<u32>,
     seed: u64,
 ) -> PyResult<(SearchResult, Position)> {
-    let (limits, options, hash_mb) = settings(tier, nodes, depth, seed)?;
     let (pos, history, status) = {
         let b = board.borrow();
         (b.pos().clone(), b.game().history().to_vec(), stack::ample(|| b.game().status()))
     };
+    let (limits, options, hash_mb) = settings(pos.shape(), tier, nodes, depth, seed)?;
     if stack::ample(|| legal_moves(&pos).is_empty()) {
         let why = status.map_or_else(|| "no legal move".to_string(), |end| end.to_string());
         return Err(PyValueError::new_err(format!("the game is over ({why}): there is no move to play")));

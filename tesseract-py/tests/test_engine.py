@@ -88,3 +88,12 @@ def test_engine_errors():
         engine.play(mate)
     with pytest.raises(TypeError):
         engine.play("not a board")
+
+
+def test_a_tier_searches_within_its_boards_budget():
+    # In chess the expert's budget is 20,000 nodes (its own for 2D boards); from the standard Tesseract
+    # start it has 150,000 and searches past 20,000.
+    chess = engine.analyse(Board(), "expert", seed=1)
+    assert 0 < chess.nodes <= 20_000
+    four_d = engine.analyse(Board.tesseract("standard"), "expert", seed=1)
+    assert four_d.nodes > 20_000
