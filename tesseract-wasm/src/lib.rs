@@ -72,10 +72,10 @@
 //!   static resume(stateHex: string, keyHex: string, invitation: string): Online
 //!   invitation(): string                               // "tw1.<w|b>.<start>.<match id>.<secret>" (secret)
 //!   matchId(): string; start(): string; color(): string; identity(): string; peerIdentity(): string | undefined
-//!   receive(frame: Uint8Array): string                 // JSON events; a refused frame is a "failure" event
+//!   receive(frame: Uint8Array): string                 // JSON events; a frame that does not authenticate is "dropped"
 //!   receiveOversize(length: number): string
 //!   nextFrame(): Uint8Array | undefined
-//!   retransmit(): void; unacknowledged(): number
+//!   retransmit(): void; unacknowledged(): number; dropped(): number
 //!   play(text: string): void; offerDraw(): void; acceptDraw(): void; declineDraw(): void
 //!   claimable(): string | undefined; claimDraw(): string; resign(): void; abort(): void
 //!   safetyNumber(): string | undefined                 // 16 hex digits, the same on both sides

@@ -5,11 +5,13 @@ use tesseract_movegen::MoveError;
 use crate::frame::Kind;
 use crate::keys::{Identity, KeyError};
 
-/// What went wrong, for the local user. The peer is never told which check failed: after any failure of
-/// an incoming frame the session is aborted and the only thing it sends is an Abort with no reason.
+/// What went wrong, for the local user. The peer is never told which check failed.
 ///
-/// [`Error::is_local`] tells misuse of the local API (a move out of turn, an illegal local move), which
-/// changes nothing, from failures of incoming frames, which abort the session for good.
+/// An incoming frame that does not authenticate is dropped with one of these as the reason
+/// ([`crate::Event::Dropped`]: nothing changes); an authenticated frame that breaks the protocol aborts the
+/// session, and the only thing it sends then is an Abort with no reason ([`crate::Session::receive`]'s
+/// error). [`Error::is_local`] tells misuse of the local API (a move out of turn, an illegal local move),
+/// which changes nothing, from such violations.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

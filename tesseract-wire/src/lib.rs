@@ -80,7 +80,7 @@
 //!   match id, start position, both identities, all four public keys, ordered by color): a relay that
 //!   changes any of it yields other keys and the Finished tags fail.
 //! - **A strict ping-pong.** Handshake and game alternate (the side that does not move first opens), so
-//!   at most one frame is unacknowledged in each direction and retransmitting it after a silence heals
+//!   a side has at most a frame or two unacknowledged (three at most) and retransmitting them after a silence heals
 //!   any drop; a byte-identical copy of a frame accepted lately is ignored. Resign and abort may cross a
 //!   message in flight; the receiver checks them against the state before its own last message.
 //! - **Nobody but the peer can stop a match.** A frame that does not authenticate as the peer's next one

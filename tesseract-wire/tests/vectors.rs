@@ -329,25 +329,24 @@ fn compute() -> Vec<(String, String)> {
             }
         }
         if scenario.is_empty() {
-            // The saved states of §11 (format 2). White, the responder, after Black's Hello: one candidate,
-            // its Reply unacknowledged, the ephemeral secret kept, no keys chosen yet.
+            // The saved states of §11 (format 2). White, the responder, after it answered Black's Hello:
+            // saved as waiting for a Hello (neither the candidate nor its Reply is saved), the ephemeral
+            // secret kept, no keys chosen yet.
             let mut st = state_head(0, &ids[0], &fen);
-            st.push(2); // stage: waiting for a Finished
+            st.push(0); // stage: waiting for a Hello
             st.extend([vec![1], e_sec[0].to_vec(), e_pub[0].to_vec()].concat());
-            st.extend([vec![1], hello.clone()].concat()); // one candidate Hello
             st.extend([0, 0, 0]); // no peer key, transcript hash or keys yet
             st.extend([0u32.to_be_bytes().to_vec(), vec![0; 32], vec![0]].concat()); // seq 0, prev zero, White sends
             st.extend([0, 0, 0]); // no snapshot, no draw offer, no declined offer
             st.extend(0u32.to_be_bytes()); // no moves
-            st.extend([vec![1], framed(&reply)].concat()); // unacknowledged: the Reply
-            st.push(0); // no frame accepted yet (the candidate's Hello is kept as the candidate)
+            st.push(0); // no unacknowledged frame (the Reply to a candidate is not saved)
+            st.push(0); // no frame accepted yet (an answered Hello is not accepted until proven)
             put("state.white.after_hello", &sealed(st));
             // Black, the initiator, after its first move (message 1): playing, its move unacknowledged, the
             // chain before it as the snapshot, the Reply and White's move remembered.
             let mut st = state_head(1, &ids[1], &fen);
             st.push(3); // stage: playing
             st.extend([vec![0], e_pub[1].to_vec()].concat()); // the ephemeral secret is gone
-            st.push(0); // no candidates
             st.extend([vec![1], s_pub[0].to_vec(), vec![1], th.to_vec(), vec![1]].concat());
             st.extend([fk[0], fk[1], mk[0], mk[1]].concat());
             st.extend([2u32.to_be_bytes().to_vec(), tags[1].to_vec(), vec![0]].concat()); // seq 2, White sends

@@ -348,6 +348,7 @@ export class OnlinePanel {
     this.forgetFinished();
     this.session = session;
     this.warning = '';
+    this.savedState = null; // what the last write stored (persist writes only a change)
     this.relay = relay;
     this.alert = '';
     this.note = '';
@@ -475,16 +476,22 @@ export class OnlinePanel {
   persist() {
     const s = this.session;
     try {
+      const state = s.saveState();
+      // Unchanged since the last write (a dropped frame changes nothing; a stranger's Hello neither, since
+      // candidates are not saved): nothing to write.
+      if (this.saved && state === this.savedState && this.relay === this.savedRelay) return true;
       const record = {
         v: 1,
         invitation: s.invitation(),
         relay: this.relay,
-        state: s.saveState(),
+        state,
         phase: s.phase(),
         unacknowledged: s.unacknowledged(),
         saved: Date.now(),
       };
       store.set(MATCH_PREFIX + s.matchId(), JSON.stringify(record));
+      this.savedState = state;
+      this.savedRelay = this.relay;
       if (!this.saved) this.note = 'The match is saved again.';
       this.saved = true;
     } catch (err) {
@@ -580,7 +587,11 @@ export class OnlinePanel {
     const news = events.some((e) => e.type !== 'duplicate' && e.type !== 'dropped');
     if (news) this.lastTraffic = Date.now();
     this.flush();
-    if (!news && !events.some((e) => e.type === 'dropped')) return;
+    if (!news) {
+      // Copies and dropped frames change nothing on the board: only the warning, if it changed.
+      $('online-warning').textContent = this.warning;
+      return;
+    }
     this.host.refresh();
     this.render();
   }

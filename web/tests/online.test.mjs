@@ -550,6 +550,31 @@ test('a stranger floods the match with junk and replays: both pages warn, and th
   await relay.kill();
 });
 
+test('a lost move while a stranger floods its sender: the junk is silence, and the move is sent again', async () => {
+  const relay = await startRelay(); // serves the page
+  const tamper = await startTamperRelay({ lose: true });
+  const [a, b] = await twoPages();
+  const link = await create(a, relay.origin, { start: 'classic', color: 'w', relay: tamper.url });
+  const matchId = decodeURIComponent(new URL(link).hash).split('.')[3];
+  await openPage(b, link);
+  await established(a, b);
+  // The stranger sends junk every 100 ms, to White too: if White took it for traffic, it would never find
+  // the 2 s of silence after which it sends its lost move again.
+  const stranger = await startStranger(tamper.url, matchId, 100);
+  await clickCell(a, 12); // e2
+  await clickCell(a, 28); // e4
+  await waitOnline(b, (s) => s.moves.length === 1, undefined, 15_000);
+  stranger.close();
+  assert.equal(tamper.tampered.length, 1, 'the first move frame was lost');
+  assert.deepEqual((await online(b)).moves, ['e2e4']);
+  const s = await online(a);
+  assert.ok(s.dropped > 0, 'White was sent junk meanwhile');
+  assert.ok(s.log.some((e) => e.type === 'retransmit'), 'White sent its move again after a silence');
+  await closePages(a, b);
+  await tamper.close();
+  await relay.kill();
+});
+
 /** Plays `moves` through the page's test hook (the handler a click reaches, with the cells instead of the
  *  pointer's position), each arriving on the other page before the next; White moves first. */
 async function playByHook(white, black, moves) {

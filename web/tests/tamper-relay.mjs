@@ -1,7 +1,8 @@
 // A small relay in node for the browser tests: the WebSocket binding of PROTOCOL.md §12.2 (one binary
 // message is one frame, forwarded unchanged to the other connections of the same match id, never back to
 // its sender; `joined` to the others when a connection joins), with one deliberate fault: it can flip a
-// byte of the first Move frame (kind 0x10) it forwards, to check that the receiving page refuses it.
+// byte of the first Move frame (kind 0x10) it forwards, to check that the receiving page drops it, or lose
+// that frame, to check that its sender sends it again after a silence.
 //
 // Not a relay to deploy (no limits, no pings): tesseract-relay is that. Loopback only.
 
@@ -13,10 +14,10 @@ const MOVE = 0x10;
 const TEXT_AT = 21;
 
 /**
- * Starts the relay on 127.0.0.1 (a free port). `tamper`: flip a byte in the text of the first Move frame.
- * Resolves to { url, tampered: [{ before, after }], close() }.
+ * Starts the relay on 127.0.0.1 (a free port). `tamper`: flip a byte in the text of the first Move frame;
+ * `lose`: drop that frame instead. Resolves to { url, tampered: [{ before, after }], close() }.
  */
-export async function startTamperRelay({ tamper = true } = {}) {
+export async function startTamperRelay({ tamper = true, lose = false } = {}) {
   const http = createServer((req, res) => {
     res.writeHead(req.url === '/health' ? 200 : 404, { 'content-type': 'text/plain' }).end(req.url === '/health' ? 'ok' : 'not found\n');
   });
@@ -42,6 +43,10 @@ export async function startTamperRelay({ tamper = true } = {}) {
         }
         let frame = Buffer.from(data);
         if (tamper && tampered.length === 0 && frame.length > TEXT_AT && frame[3] === MOVE) {
+          if (lose) {
+            tampered.push({ before: frame.toString('hex'), after: null });
+            return;
+          }
           const before = Buffer.from(frame);
           frame = Buffer.from(frame);
           frame[TEXT_AT] ^= 0x01; // '2' <-> '3', 'e' <-> 'd': still printable, another move text

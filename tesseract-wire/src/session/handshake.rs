@@ -85,7 +85,9 @@ impl Session {
 
     /// The responder takes a Hello (`bytes` as it came): a copy of one it answered has that Reply sent
     /// again; a new one whose keys pass the checks becomes a candidate, answered with a Reply (our keys
-    /// and Finished tag). Nothing proves a Hello, so nothing else changes until a Finished verifies.
+    /// and Finished tag). Nothing proves a Hello, so nothing else changes until a Finished verifies. A
+    /// candidate pushed out by newer ones (at most [`MAX_CANDIDATES`] are kept) was never proven: it counts
+    /// as a dropped frame ([`Event::Dropped`]), so that a flood of Hellos is noticed.
     ///
     /// # Errors
     /// The check the Hello failed ([`Session::check_keys`]): the frame is dropped.
@@ -103,19 +105,28 @@ impl Session {
         let candidate = self.candidate(k, bytes.to_vec())?;
         self.transport.unacked.clear();
         self.transport.queue(candidate.reply.clone());
-        let candidates = &mut self.handshake.candidates;
-        if candidates.len() == MAX_CANDIDATES {
-            candidates.remove(0);
+        let mut events = Vec::new();
+        if self.handshake.candidates.len() == MAX_CANDIDATES {
+            self.handshake.candidates.remove(0);
+            events.extend(self.unproven(1));
         }
-        candidates.push(candidate);
+        self.handshake.candidates.push(candidate);
         self.stage = Stage::AwaitFinished;
-        Ok(Vec::new())
+        Ok(events)
+    }
+
+    /// Counts `n` candidate Hellos that no Finished proved (pushed out, or left when another was proven)
+    /// as dropped frames.
+    fn unproven(&mut self, n: usize) -> Vec<Event> {
+        self.transport.dropped += n as u64;
+        let error = Error::unexpected(Kind::Hello, "a Hello that no Finished proved");
+        vec![Event::Dropped { error }; n]
     }
 
     /// A Hello's candidate: its keys checked, the keys derived with it, and our Reply to it.
     pub(super) fn candidate(&self, k: &KeysField, hello: Vec<u8>) -> Result<Candidate, Error> {
-        let peer = self.check_keys(k)?;
-        let (th, keys) = self.derive(&peer, k)?;
+        let (peer, peer_ephemeral) = self.check_keys(k)?;
+        let (th, keys) = self.derive(&peer, &peer_ephemeral)?;
         let tag = crypto::finished_tag(&keys.finished[self.color.index()], &th);
         let reply = Frame::Reply(self.keys_field(), Tag::from_bytes(tag)).encode();
         Ok(Candidate { hello, peer, th, keys, reply })
@@ -128,8 +139,8 @@ impl Session {
     /// The check the Reply failed: the frame is dropped and nothing changes (the ephemeral secret is kept
     /// for the peer's own Reply).
     pub(super) fn on_reply(&mut self, k: &KeysField, tag: &Tag) -> Result<Vec<Event>, Error> {
-        let peer = self.check_keys(k)?;
-        let (th, keys) = self.derive(&peer, k)?;
+        let (peer, peer_ephemeral) = self.check_keys(k)?;
+        let (th, keys) = self.derive(&peer, &peer_ephemeral)?;
         if !crypto::verify_finished(&keys.finished[self.color.other().index()], &th, tag.as_bytes()) {
             return Err(Error::Authentication(Kind::Reply.name()));
         }
@@ -158,10 +169,12 @@ impl Session {
             .position(|c| crypto::verify_finished(&c.keys.finished[peer], &c.th, tag.as_bytes()))
             .ok_or(Error::Authentication(Kind::Finished.name()))?;
         let c = self.handshake.candidates.swap_remove(proven);
+        let mut events = self.unproven(self.handshake.candidates.len());
         self.transport.remember(c.hello);
         self.establish(c.peer, c.th, c.keys);
         self.chain.prev = *tag.as_bytes();
-        Ok(vec![Event::PeerKeys { identity: c.peer.identity }, Event::Established { peer: c.peer.identity }])
+        events.extend([Event::PeerKeys { identity: c.peer.identity }, Event::Established { peer: c.peer.identity }]);
+        Ok(events)
     }
 
     /// The handshake is complete with `peer`: its keys are the session's, the ephemeral secret and the
@@ -175,8 +188,8 @@ impl Session {
     }
 
     /// Checks the keys of a Hello or Reply: our match, the peer's color, strict public keys that are not
-    /// ours, and the pinned identity.
-    fn check_keys(&self, k: &KeysField) -> Result<Peer, Error> {
+    /// ours, and the pinned identity. Returns the peer and its ephemeral key, decoded once.
+    fn check_keys(&self, k: &KeysField) -> Result<(Peer, PublicKey), Error> {
         if k.match_id != *self.match_id.as_bytes() {
             return Err(Error::WrongMatch);
         }
@@ -196,18 +209,16 @@ impl Session {
                 return Err(Error::IdentityMismatch { expected, found: identity });
             }
         }
-        Ok(Peer { identity, static_key })
+        Ok((Peer { identity, static_key }, ephemeral))
     }
 
     /// Transcript hash and keys with the peer's keys (PROTOCOL.md §4), from our ephemeral secret, which
     /// stays until the handshake is complete.
-    fn derive(&self, peer: &Peer, k: &KeysField) -> Result<([u8; 32], Keys), Error> {
-        let peer_ephemeral =
-            PublicKey::from_sec1(&k.ephemeral_key).map_err(|source| Error::BadKey { which: "ephemeral", source })?;
+    fn derive(&self, peer: &Peer, peer_ephemeral: &PublicKey) -> Result<([u8; 32], Keys), Error> {
         let my_static = self.handshake.me.public_key();
         let (statics, ephemerals) = match self.color {
-            Color::White => ([&my_static, &peer.static_key], [&self.handshake.ephemeral_public, &peer_ephemeral]),
-            Color::Black => ([&peer.static_key, &my_static], [&peer_ephemeral, &self.handshake.ephemeral_public]),
+            Color::White => ([&my_static, &peer.static_key], [&self.handshake.ephemeral_public, peer_ephemeral]),
+            Color::Black => ([&peer.static_key, &my_static], [peer_ephemeral, &self.handshake.ephemeral_public]),
         };
         let th = Transcript {
             match_id: self.match_id.as_bytes(),
@@ -222,13 +233,13 @@ impl Session {
         let (ee, es, se) = match self.color {
             // es = white ephemeral × black static; se = white static × black ephemeral.
             Color::White => (
-                crypto::dh(eph.secret(), &peer_ephemeral),
+                crypto::dh(eph.secret(), peer_ephemeral),
                 crypto::dh(eph.secret(), &peer.static_key),
-                crypto::dh(self.handshake.me.secret(), &peer_ephemeral),
+                crypto::dh(self.handshake.me.secret(), peer_ephemeral),
             ),
             Color::Black => (
-                crypto::dh(eph.secret(), &peer_ephemeral),
-                crypto::dh(self.handshake.me.secret(), &peer_ephemeral),
+                crypto::dh(eph.secret(), peer_ephemeral),
+                crypto::dh(self.handshake.me.secret(), peer_ephemeral),
                 crypto::dh(eph.secret(), &peer.static_key),
             ),
         };

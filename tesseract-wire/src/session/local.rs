@@ -163,6 +163,14 @@ impl Session {
         if self.stage == Stage::Playing {
             let _ = self.send(Kind::Abort, Text::EMPTY, self.game.pos().hash());
         }
+        if self.phase() == super::Phase::Handshake {
+            // Nothing more will be derived or sent: the ephemeral secret, the candidates and the handshake
+            // frames go (and the saved state of the closed match resumes).
+            self.handshake.ephemeral = None;
+            self.handshake.candidates.clear();
+            self.transport.unacked.clear();
+            self.transport.outbox.clear();
+        }
         if !matches!(self.stage, Stage::Closed(_) | Stage::Aborted) {
             self.stage = Stage::Closed(GameResult { winner: None, reason: EndReason::Aborted });
         }

@@ -8,7 +8,7 @@
 //! - [`chain`]: the message chain over both directions (sequence number, previous tag, whose turn it is
 //!   to send, the snapshot before our last message) and the sealing of outgoing messages (§5);
 //! - [`game`]: the board, the moves, the draw offers and the end by rule, and the checks of move texts;
-//! - [`transport`]: the frames to send, the unacknowledged ones, the last accepted one (§6), and the
+//! - [`transport`]: the frames to send, the unacknowledged ones, the last accepted ones (§6), and the
 //!   entry of incoming bytes.
 //!
 //! An incoming message goes through [`message`] in three steps: authenticate (chain and tag), decide

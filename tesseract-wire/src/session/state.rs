@@ -12,11 +12,11 @@ use zeroize::Zeroizing;
 
 use super::chain::{Chain, ChainState, color_byte};
 use super::game::{Game, check_move_text};
-use super::handshake::{Handshake, MAX_CANDIDATES, Peer};
+use super::handshake::{Handshake, Peer};
 use super::transport::{RECENT, Transport};
 use super::{EndReason, GameResult, MatchConfig, Session, Stage};
 use crate::crypto::Keys;
-use crate::frame::{Frame, Kind, MAX_FRAME, MAX_TEXT, TAG_LEN, VERSION};
+use crate::frame::{Frame, MAX_FRAME, MAX_TEXT, TAG_LEN, VERSION};
 use crate::keys::{EphemeralKey, Identity, IdentityKey, PUBLIC_KEY_LEN, PublicKey, hex};
 
 /// The first bytes of a saved state: `TWS`.
@@ -28,7 +28,8 @@ pub const STATE_FORMAT: u8 = 2;
 /// The largest state accepted (and written): 4 MiB, room for a match of about 400,000 plies.
 pub const MAX_STATE: usize = 4 << 20;
 
-/// The most unacknowledged frames a session holds (two after a resign or abort sent out of turn).
+/// The most unacknowledged frames a session holds (three: the initiator's Hello and Finished, then a
+/// resign or abort sent before the responder's first message).
 const MAX_UNACKED: usize = 4;
 
 /// Why saved state bytes cannot be resumed, or a session cannot be saved.
@@ -68,11 +69,13 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The byte of a stage (PROTOCOL.md §11). A responder that answered Hellos is saved as waiting for one:
+/// its candidates are not saved (byte 2 is not written), since the initiator sends its Hello again with its
+/// Finished; so a stranger's Hellos never change the saved state.
 fn stage_byte(stage: Stage) -> u8 {
     match stage {
-        Stage::AwaitHello => 0,
+        Stage::AwaitHello | Stage::AwaitFinished => 0,
         Stage::AwaitReply => 1,
-        Stage::AwaitFinished => 2,
         Stage::Playing => 3,
         Stage::Closed(_) => 4,
         Stage::Aborted => 5,
@@ -235,9 +238,11 @@ impl Session {
     /// ```
     pub fn save_state(&self) -> Result<Zeroizing<Vec<u8>>, StateError> {
         let moves: usize = self.game.moves.iter().map(|m| 1 + m.len()).sum();
-        let frames: usize = self.transport.unacked.iter().chain(&self.transport.recent).map(|f| 2 + f.len()).sum();
-        let hellos: usize = self.handshake.candidates.iter().map(|c| c.hello.len()).sum();
-        let len = 1024 + self.handshake.start_fen.len() + moves + frames + hellos;
+        // A responder's Replies to candidate Hellos are not saved (nor the candidates): see `stage_byte`.
+        let answering = self.stage == Stage::AwaitFinished;
+        let unacked: &[Vec<u8>] = if answering { &[] } else { &self.transport.unacked };
+        let frames: usize = unacked.iter().chain(&self.transport.recent).map(|f| 2 + f.len()).sum();
+        let len = 1024 + self.handshake.start_fen.len() + moves + frames;
         if len > MAX_STATE {
             return Err(StateError::Oversize { len, max: MAX_STATE });
         }
@@ -262,11 +267,6 @@ impl Session {
         let eph = self.handshake.ephemeral.as_ref().map(EphemeralKey::to_bytes);
         w.opt(eph.as_ref().map(|e| &e[..]));
         w.put(self.handshake.ephemeral_public.as_bytes());
-        // At most MAX_CANDIDATES Hellos of 151 bytes each.
-        w.u8(self.handshake.candidates.len() as u8);
-        for c in &self.handshake.candidates {
-            w.put(&c.hello);
-        }
         w.opt(self.handshake.peer.as_ref().map(|p| &p.static_key.as_bytes()[..]));
         w.opt(self.handshake.th.as_ref().map(|t| &t[..]));
         w.flag(self.handshake.keys.is_some());
@@ -293,8 +293,8 @@ impl Session {
             w.u8(m.len() as u8);
             w.put(m.as_bytes());
         }
-        w.u8(self.transport.unacked.len() as u8);
-        for f in &self.transport.unacked {
+        w.u8(unacked.len() as u8);
+        for f in unacked {
             w.frame(f);
         }
         // At most RECENT frames.
@@ -382,7 +382,6 @@ impl Session {
         let stage = match r.u8()? {
             0 => Stage::AwaitHello,
             1 => Stage::AwaitReply,
-            2 => Stage::AwaitFinished,
             3 => Stage::Playing,
             4 => {
                 let winner = r.opt_color()?;
@@ -400,12 +399,6 @@ impl Session {
         if ephemeral.as_ref().is_some_and(|e| e.public_key() != ephemeral_public) {
             return Err(bad("an ephemeral secret that does not match its public key"));
         }
-        let hello_count = r.u8()? as usize;
-        if hello_count > MAX_CANDIDATES {
-            return Err(bad("more candidate hellos than a session keeps"));
-        }
-        let hellos =
-            (0..hello_count).map(|_| r.slice(Kind::Hello.fixed_len().unwrap_or(0))).collect::<Result<Vec<_>, _>>()?;
         let peer = match r.opt::<PUBLIC_KEY_LEN>()? {
             Some(k) => {
                 let static_key = PublicKey::from_sec1(&k).map_err(|_| bad("an invalid peer key"))?;
@@ -471,11 +464,13 @@ impl Session {
         let handshake_done = keys.is_some() && th.is_some() && peer.is_some();
         let handshake_open = ephemeral.is_some() && keys.is_none() && th.is_none() && peer.is_none();
         let consistent = match stage {
-            Stage::AwaitHello => !initiator && handshake_open && hellos.is_empty(),
-            Stage::AwaitReply => initiator && handshake_open && hellos.is_empty(),
-            Stage::AwaitFinished => !initiator && handshake_open && !hellos.is_empty(),
-            Stage::Playing | Stage::Closed(_) => ephemeral.is_none() && handshake_done && hellos.is_empty(),
-            Stage::Aborted => hellos.is_empty(),
+            Stage::AwaitHello => !initiator && handshake_open && unacked.is_empty(),
+            Stage::AwaitReply => initiator && handshake_open,
+            Stage::AwaitFinished => false,
+            // Closed during the handshake (an abort) holds nothing of it; closed in play, all of it.
+            Stage::Closed(_) if !handshake_done => ephemeral.is_none() && keys.is_none(),
+            Stage::Playing | Stage::Closed(_) => ephemeral.is_none() && handshake_done,
+            Stage::Aborted => true,
         };
         if !consistent {
             return Err(bad("a stage that does not agree with the keys held"));
@@ -504,14 +499,6 @@ impl Session {
             game,
             transport: Transport { outbox: unacked.iter().cloned().collect(), unacked, recent, dropped: 0 },
         };
-        // The responder's candidates again, from their Hellos and the ephemeral secret: the same keys and
-        // the same Replies (the tags are deterministic).
-        for hello in hellos {
-            let Ok(Frame::Hello(k)) = Frame::decode(hello) else { return Err(bad("a candidate that is not a hello")) };
-            let c =
-                session.candidate(&k, hello.to_vec()).map_err(|_| bad("a candidate hello that fails its checks"))?;
-            session.handshake.candidates.push(c);
-        }
         // A state saved in play whose board is over by rule with us to move (saved by a version whose rules
         // had not ended the game there yet: a fifth repetition, 150 plies, K+B v K) confirms the end now,
         // as a live session does at once; otherwise both sides would wait for each other.

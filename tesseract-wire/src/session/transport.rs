@@ -23,7 +23,7 @@ pub(super) struct Transport {
 }
 
 /// How many of the last accepted frames a session remembers, to ignore their byte-identical copies (the
-/// peer's retransmissions: at most two unacknowledged frames, and its handshake frame).
+/// peer's retransmissions: at most three unacknowledged frames, and its handshake frame).
 pub(super) const RECENT: usize = 4;
 
 impl Transport {
@@ -48,7 +48,7 @@ impl Session {
         self.transport.outbox.pop_front()
     }
 
-    /// The frames the peer may not have received yet (at most two): what to send again after a silence.
+    /// The frames the peer may not have received yet (at most three): what to send again after a silence.
     pub fn unacknowledged(&self) -> &[Vec<u8>] {
         &self.transport.unacked
     }
@@ -69,7 +69,14 @@ impl Session {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn retransmit(&mut self) {
-        self.transport.outbox.extend(self.transport.unacked.iter().cloned());
+        // Frames still waiting in the outbox are not queued twice: however often a client retransmits
+        // while it cannot send (a lost socket, a state it cannot save), the outbox stays bounded.
+        let t = &mut self.transport;
+        for f in &t.unacked {
+            if !t.outbox.contains(f) {
+                t.outbox.push_back(f.clone());
+            }
+        }
     }
 
     /// Takes one frame from the relay.

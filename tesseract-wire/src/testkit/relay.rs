@@ -199,7 +199,7 @@ impl FaultyRelay {
                 let mut b = vec![0; len];
                 self.rng.fill_bytes(&mut b);
                 if len >= 4 && self.rng.next_u32().is_multiple_of(2) {
-                    b[..3].copy_from_slice(b"TW\x01");
+                    b[..3].copy_from_slice(&[b'T', b'W', crate::VERSION]);
                 }
                 b
             }
@@ -334,7 +334,8 @@ pub fn duel<A: Mover, B: Mover>(
             if let Some(f) = relay.deliver(c) {
                 match s.receive(&f) {
                     Ok(events) => {
-                        delivered |= !events.iter().any(|e| matches!(e, Event::Dropped { .. } | Event::Duplicate));
+                        // An answered Hello (no event) is not progress either: nothing proved it.
+                        delivered |= events.iter().any(|e| !matches!(e, Event::Dropped { .. } | Event::Duplicate));
                         for e in events.into_iter().filter(|e| *e != Event::Duplicate) {
                             log.push(format!("{c}: {e:?}"));
                         }
