@@ -68,7 +68,10 @@
 //! **Strangers.** Anyone who can publish on the relay can send frames on a player's channel. A frame that
 //! does not authenticate as the peer's next one is dropped (PROTOCOL.md §7): the match goes on, and a
 //! warning goes to stderr (`online: warning: dropped a frame that does not authenticate (N so far): ...`,
-//! the first ten one by one, then one per hundred). Only the authenticated peer can end the match.
+//! the first ten one by one, then one per hundred). Only the authenticated peer can end the match; but a
+//! stranger who floods the handshake with valid-looking Hellos faster than its round trip can delay it
+//! (each one pushed out unproven counts as dropped), and a player then gives up after `--timeout` seconds
+//! without progress (`--timeout 0` waits for ever).
 //!
 //! **Human play.** Without `--auto`, type moves in the text of RULES.md §4 (`22132313`, `e2e4`), or
 //! `draw`, `accept`, `decline`, `claim`, `resign`, `abort`. A line that is not UTF-8, or longer than
