@@ -17,6 +17,15 @@ pub(crate) fn seed(value: f64) -> Result<u64, String> {
     }
 }
 
+/// A count (a ply, a number of moves): a whole number from 0 to [`MAX_SEED`], named `what` in the error.
+pub(crate) fn count(value: f64, what: &str) -> Result<usize, String> {
+    if value.fract() == 0.0 && (0.0..=MAX_SEED as f64).contains(&value) {
+        Ok(value as usize)
+    } else {
+        Err(format!("the {what} must be a whole number from 0 to {MAX_SEED}; got {value}"))
+    }
+}
+
 /// A cell index of a board of `cells` cells: a whole number from 0 to `cells - 1`.
 pub(crate) fn cell(value: f64, cells: usize) -> Result<usize, String> {
     whole_below(value, cells).ok_or_else(|| {

@@ -4,6 +4,8 @@
 
 use serde_json::{Value, json};
 use tesseract_board::{CastlingMode, Cell, Move, Position, Shape, TextMove, fen::CastlingNotation, start};
+use tesseract_movegen::pgn::read_games;
+use tesseract_movegen::san::SanPlus;
 use tesseract_movegen::{legal_moves, moves_from};
 use tesseract_search::{Game, GameRecord, Player};
 
@@ -159,6 +161,72 @@ impl Chess {
     pub fn history(&self) -> String {
         let texts: Vec<Value> = self.game.move_texts().iter().map(|t| Value::String(t.to_string())).collect();
         Value::Array(texts).to_string()
+    }
+
+    /// The moves played as people read them, as a JSON array of strings: SAN with its check mark in 2D
+    /// (`Nf3`, `O-O`, `e8=Q#`), the long form of RULES.md §4 elsewhere (`Y2213-2313`, `N1111x3211+`).
+    pub fn notation(&self) -> String {
+        let mut pos = self.game.start().clone();
+        let mut texts = Vec::with_capacity(self.game.moves().len());
+        for &m in self.game.moves() {
+            // Every move of the game was legal where it was played, so it has a notation.
+            match SanPlus::from_move_and_play(&mut pos, m) {
+                Ok(san) => texts.push(Value::String(san.to_string())),
+                Err(_) => break,
+            }
+        }
+        Value::Array(texts).to_string()
+    }
+
+    /// The game as it stood after its first `ply` moves (the start for 0; the whole game for `ply` at or
+    /// past its length): the same start and seed, so the move list can be stepped through.
+    ///
+    /// # Errors
+    /// `ply` is not a whole number from 0 to 2⁵³ − 1.
+    pub fn at(&self, ply: f64) -> Result<Chess, String> {
+        let ply = args::count(ply, "ply")?;
+        let mut game = self.game.clone();
+        while game.moves().len() > ply {
+            game.undo();
+        }
+        Ok(Chess { game })
+    }
+
+    /// The game in PGN, with who played each side (`human` or a tier) in the `White` and `Black` tags,
+    /// the seed in a `Seed` tag and the result (`*` while the game goes on); [`Chess::record_from_pgn`]
+    /// reads it back.
+    ///
+    /// # Errors
+    /// A player name that is not `human`, `beginner`, `club`, `expert` or `master`.
+    pub fn pgn(&self, white: &str, black: &str) -> Result<String, String> {
+        let white: Player = white.parse().map_err(|e| format!("white: {e}"))?;
+        let black: Player = black.parse().map_err(|e| format!("black: {e}"))?;
+        self.game.to_pgn(white, black).to_pgn().map_err(|e| format!("cannot write the PGN: {e}"))
+    }
+
+    /// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
+    pub fn result(&self) -> String {
+        self.game.status().map_or("*", |end| end.score()).to_string()
+    }
+
+    /// The first game of a PGN text as the record JSON [`Chess::from_record`] reads: its start (the `FEN`
+    /// tag or the standard start), its main line, the players named by its `White` and `Black` tags (a
+    /// name that is not `human` or a tier is a human) and its `Seed` tag (0 without one).
+    ///
+    /// # Errors
+    /// No game in the text, a PGN syntax error or an illegal move (with where), or a board other than 8×8
+    /// or 5⁴.
+    pub fn record_from_pgn(text: &str) -> Result<String, String> {
+        let pgn = read_games(text)
+            .next()
+            .ok_or_else(|| "no game in this PGN text".to_string())?
+            .map_err(|e| format!("not a PGN game: {e}"))?;
+        played_here(&pgn.start).map_err(|e| format!("the game's start: {e}"))?;
+        let record = GameRecord::from_pgn(&pgn).map_err(|e| format!("the game does not replay: {e}"))?;
+        if record.seed > args::MAX_SEED {
+            return Err(format!("the game's Seed tag {} is above 2^53 - 1", record.seed));
+        }
+        serde_json::to_string(&record).map_err(|e| format!("cannot write the record: {e}"))
     }
 
     /// The last move played as JSON `{"from", "to"}` (`to` as in [`Chess::moves_from`]), or `null`.

@@ -97,6 +97,32 @@ impl JsChess {
         self.0.history()
     }
 
+    /// JSON array of the played moves as people read them: SAN in 2D, the long form (Y2213-2313) in 4D.
+    pub fn notation(&self) -> String {
+        self.0.notation()
+    }
+
+    /// The game after its first `ply` moves (a new game: same start and seed); throws on a bad number.
+    pub fn at(&self, ply: f64) -> Result<JsChess, JsError> {
+        throw(self.0.at(ply)).map(JsChess)
+    }
+
+    /// The game in PGN with its players ("human" or a tier) and seed; throws on a bad player name.
+    pub fn pgn(&self, white: &str, black: &str) -> Result<String, JsError> {
+        throw(self.0.pgn(white, black))
+    }
+
+    /// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on.
+    pub fn result(&self) -> String {
+        self.0.result()
+    }
+
+    /// The first game of a PGN text as GameRecord JSON (for fromRecord); throws saying what is wrong.
+    #[wasm_bindgen(js_name = recordFromPgn)]
+    pub fn record_from_pgn(text: &str) -> Result<String, JsError> {
+        throw(Chess::record_from_pgn(text))
+    }
+
     /// JSON {"from", "to"} of the last move, or "null".
     #[wasm_bindgen(js_name = lastMove)]
     pub fn last_move(&self) -> String {

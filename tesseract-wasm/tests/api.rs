@@ -536,3 +536,81 @@ fn tactoe_engine() {
     assert!(!t.owners().contains('.'));
     assert!(t.claim(0.0).unwrap_err().contains("over"));
 }
+
+#[test]
+fn notation_is_san_in_2d_and_the_long_form_in_4d() {
+    let mut game = start("classic");
+    assert_eq!(game.notation(), "[]");
+    // The Scholar's mate, as every chess book writes it.
+    play_all(&mut game, "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7");
+    assert_eq!(game.notation(), r#"["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]"#);
+    assert_eq!(game.result(), "1-0");
+    // Castling is written O-O.
+    let mut c = from_text("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    c.play("e1g1").unwrap();
+    assert_eq!(c.notation(), r#"["O-O"]"#);
+    // 4D: a Y-pawn's double step from the standard army and a knight move, in the long form of RULES.md §4
+    // (piece letter, from, '-' or 'x', to; a pawn is named by its letter Y or W).
+    let mut t = start("standard");
+    t.play("22132313").unwrap();
+    let list = json(&t.notation());
+    assert_eq!(list[0], "Y2213-2313");
+}
+
+#[test]
+fn the_game_at_an_earlier_ply() {
+    let mut game = start("classic");
+    play_all(&mut game, "e2e4 c7c5 g1f3");
+    let at0 = game.at(0.0).unwrap();
+    assert_eq!((at0.text(), at0.history()), (CLASSIC_FEN.to_string(), "[]".to_string()));
+    let at2 = game.at(2.0).unwrap();
+    assert_eq!(at2.text(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert_eq!(at2.last_move(), r#"{"from":50,"to":34}"#);
+    assert_eq!(snapshot(&game.at(3.0).unwrap()), snapshot(&game));
+    assert_eq!(snapshot(&game.at(99.0).unwrap()), snapshot(&game));
+    assert_eq!(game.at(1.0).unwrap().seed(), game.seed());
+    for bad in [-1.0, 0.5, f64::NAN, f64::INFINITY] {
+        assert!(game.at(bad).is_err(), "{bad}");
+    }
+    // The game itself is unchanged.
+    assert_eq!(game.history(), r#"["e2e4","c7c5","g1f3"]"#);
+}
+
+#[test]
+fn pgn_round_trips_through_the_record() {
+    let mut game = Chess::start("classic", 7.0).unwrap();
+    play_all(&mut game, "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7");
+    let pgn = game.pgn("human", "club").unwrap();
+    for part in ["[White \"human\"]", "[Black \"club\"]", "[Result \"1-0\"]", "[Seed \"7\"]", "4. Qxf7# 1-0"] {
+        assert!(pgn.contains(part), "{part} not in\n{pgn}");
+    }
+    let record = Chess::record_from_pgn(&pgn).unwrap();
+    assert_eq!(record, game.record("human", "club").unwrap());
+    // A PGN from elsewhere: names that are not players are humans, no Seed tag is seed 0.
+    let other = "[Event \"?\"]\n[White \"Morphy\"]\n[Black \"Duke\"]\n\n1. e4 e5 2. Nf3 d6 *\n";
+    let value = json(&Chess::record_from_pgn(other).unwrap());
+    assert_eq!((value["white"].as_str(), value["black"].as_str(), value["seed"].as_u64()), (Some("human"), Some("human"), Some(0)));
+    assert_eq!(value["moves"], json(r#"["e2e4","e7e5","g1f3","d7d6"]"#));
+    // A Chess960 and a 4D game.
+    let mut c = Chess::start("chess960:0", 3.0).unwrap();
+    let first = texts(&c)[0].clone();
+    c.play(&first).unwrap();
+    let back = Chess::from_record(&Chess::record_from_pgn(&c.pgn("master", "human").unwrap()).unwrap()).unwrap();
+    assert_eq!(snapshot(&back), snapshot(&c));
+    let mut t = Chess::start("dense", 11.0).unwrap();
+    t.play("22132313").unwrap();
+    let back = Chess::from_record(&Chess::record_from_pgn(&t.pgn("human", "expert").unwrap()).unwrap()).unwrap();
+    assert_eq!(snapshot(&back), snapshot(&t));
+    assert_eq!(t.result(), "*");
+    // Refused, with the reason.
+    for (text, says) in [
+        ("", "no game"),
+        ("1. e4 e5 2. Ke3 *", "ply 3: Ke3 is not a legal move"),
+        ("[Variant \"Crazyhouse\"]\n\n1. e4 *", "not a PGN game"),
+        ("[Variant \"Tesseract\"]\n[FEN \"k5/6/6/6/6/5K w - - 0 1\"]\n\n*", "this API plays chess on 8x8"),
+    ] {
+        let err = Chess::record_from_pgn(text).unwrap_err();
+        assert!(err.contains(says), "{text:?}: {err}");
+    }
+    assert!(game.pgn("robot", "human").is_err());
+}
