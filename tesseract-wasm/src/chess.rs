@@ -102,6 +102,18 @@ impl Chess {
         g.all_cells().map(|c| pos.piece_at(c).map_or('.', |p| p.char(g.dims()))).collect()
     }
 
+    /// Which game this is: `tesseract` (5⁴), `chess` (8×8, classic castling) or `chess960` (8×8,
+    /// Chess960 castling; a position set from a Shredder-FEN text is one too).
+    pub fn variant(&self) -> String {
+        let pos = self.pos();
+        match (pos.geometry().dims(), pos.castling_mode()) {
+            (4, _) => "tesseract",
+            (_, CastlingMode::Chess960) => "chess960",
+            _ => "chess",
+        }
+        .to_string()
+    }
+
     /// The side to move: `w` or `b`.
     pub fn turn(&self) -> String {
         self.pos().turn().char().to_string()

@@ -43,6 +43,11 @@ impl JsChess {
         throw(self.0.record(white, black))
     }
 
+    /// "tesseract", "chess" or "chess960".
+    pub fn variant(&self) -> String {
+        self.0.variant()
+    }
+
     /// 2 or 4.
     pub fn dims(&self) -> u32 {
         self.0.dims()
@@ -252,6 +257,11 @@ impl JsTacToe {
     #[wasm_bindgen(js_name = engineMove)]
     pub fn engine_move(&mut self, level: f64) -> Result<u32, JsError> {
         throw(self.0.engine_move(level))
+    }
+
+    /// JSON {"player", "lines": [{"cells", "held"}]}: the live lines through a cell for viewer "X" or "O".
+    pub fn hints(&self, cell: f64, viewer: &str) -> Result<String, JsError> {
+        throw(self.0.hints(cell, viewer))
     }
 
     /// JSON array of {"cells": [i, j, k], "player": "X" | "O"}.

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use tesseract_board::Cell;
-use tesseract_tactoe::{CELLS, CENTRE, Engine, Game, Lines, Strength};
+use tesseract_tactoe::{CELLS, CENTRE, Engine, Game, Lines, Player, Strength};
 
 use crate::args;
 
@@ -138,6 +138,30 @@ impl TacToe {
             })
             .collect();
         Value::Array(list).to_string()
+    }
+
+    /// The live lines through `cell` as `viewer` (`X` or `O`) sees them, the write-up's hover hint
+    /// (RULES.md §7): a free cell or one the viewer holds shows the lines the viewer could still complete
+    /// through it, a cell the opponent holds the opponent's; dead and completed lines never. JSON
+    /// `{"player": "X", "lines": [{"cells": [i, j, k], "held": 0..2}]}`, in line order; the centre has none.
+    ///
+    /// # Errors
+    /// `cell` is not a cell index (0 to 80), or `viewer` is not `X` or `O`.
+    pub fn hints(&self, cell: f64, viewer: &str) -> Result<String, String> {
+        let cell = Cell::new(args::cell(cell, CELLS)? as u16);
+        let viewer = match viewer {
+            "X" => Player::X,
+            "O" => Player::O,
+            other => return Err(format!("the viewer is X or O, not {other:?}")),
+        };
+        let hints = self.game.hints(cell, viewer);
+        let lines = Lines::get();
+        let list: Vec<Value> = hints
+            .lines
+            .iter()
+            .map(|h| json!({"cells": lines.line(h.line).cells().map(|c| c.index()), "held": h.held}))
+            .collect();
+        Ok(json!({"player": hints.player.char().to_string(), "lines": list}).to_string())
     }
 
     /// The name of a cell: its coordinates xyzw, each 1 to 3 (`2222` is the centre).

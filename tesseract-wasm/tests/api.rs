@@ -614,3 +614,34 @@ fn pgn_round_trips_through_the_record() {
     }
     assert!(game.pgn("robot", "human").is_err());
 }
+
+#[test]
+fn variants() {
+    assert_eq!(start("standard").variant(), "tesseract");
+    assert_eq!(start("classic").variant(), "chess");
+    assert_eq!(start("chess960:518").variant(), "chess960");
+    assert_eq!(start("chess960:0").variant(), "chess960");
+    assert_eq!(from_text(CLASSIC_FEN).variant(), "chess");
+    assert_eq!(from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").variant(), "chess960");
+}
+
+#[test]
+fn tactoe_hover_hints() {
+    let mut game = TacToe::new();
+    // RULES.md §7: 14 playable lines pass through a corner; on an empty board all are X's to complete.
+    let corner = tactoe_cell("1111");
+    let hints = json(&game.hints(corner, "X").unwrap());
+    assert_eq!((hints["player"].as_str(), hints["lines"].as_array().map(Vec::len)), (Some("X"), Some(14)));
+    game.claim(corner).unwrap(); // X
+    game.claim(tactoe_cell("2111")).unwrap(); // O blocks the line along x
+    // O looks at X's corner: X's lines, one fewer, each with the corner held.
+    let hints = json(&game.hints(corner, "O").unwrap());
+    assert_eq!(hints["player"], "X");
+    let lines = hints["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 13);
+    assert!(lines.iter().all(|l| l["held"] == 1 && l["cells"].as_array().unwrap().contains(&json(&corner.to_string()))));
+    // The centre has no lines; bad arguments are refused.
+    assert_eq!(json(&game.hints(40.0, "X").unwrap())["lines"], json("[]"));
+    assert!(game.hints(81.0, "X").is_err());
+    assert!(game.hints(0.0, "Z").is_err());
+}
