@@ -1,6 +1,7 @@
 // A static file server for the page, on loopback only: `node serve.mjs [--port N]` (default 8080; 0 picks
 // a free port). Prints `serving http://127.0.0.1:PORT/` once it listens. Serves the files under this
-// directory (index.html, style.css, src/, pkg/) with their content types; nothing else (no directory
+// directory (index.html, style.css, favicon.svg, src/, pkg/) with their content types, and /health (`static`:
+// no relay here); nothing else (no directory
 // listings, no paths outside it, no node_modules, GET and HEAD only).
 
 import { createServer } from 'node:http';
@@ -9,7 +10,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
-const SERVED = ['index.html', 'style.css', 'src', 'pkg'];
+const SERVED = ['index.html', 'style.css', 'favicon.svg', 'src', 'pkg'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -52,6 +53,13 @@ function resolve(urlPath) {
 const server = createServer(async (req, res) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  // The page asks /health whether a relay serves it (a relay answers "ok"); this server is none, and says so
+  // rather than leaving a 404 in the console.
+  if ((req.url ?? '').split('?')[0] === '/health') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : 'static\n');
     return;
   }
   const file = resolve(req.url ?? '/');

@@ -7,6 +7,8 @@
 // coordinates: every 4D line (rook ray, bishop diagonal, unicorn triagonal, dragon 4-agonal) lands on a
 // straight line of cells on screen. A 2D board is the same map with z = w = 1 and a single board.
 // The screen's y grows downwards, so worldY is negated: White (y = 1) sits at the bottom of each board.
+// Turned for Black, the map is the point reflection through the centre: (worldX, worldY) → (−worldX, −worldY),
+// so Black's side comes to the bottom; the map stays affine, and every line stays straight.
 
 /** Coordinates (1-based) of cell `idx` on a board of `dims` axes of side `n`: idx = Σ (c_k − 1)·n^k. */
 export function coords(idx, dims, n) {
@@ -28,12 +30,13 @@ export function index(c, dims, n) {
 
 /** The screen layout of a board of `dims` axes and side `n` in a canvas of `width` × `height` CSS pixels. */
 export class Layout {
-  constructor(dims, n, width, height) {
+  constructor(dims, n, width, height, flipped = false) {
     this.dims = dims;
+    this.flipped = flipped; // turned for Black: the point reflection through the centre
     this.n = n;
     this.boards = dims === 4 ? n : 1; // boards per row and per column of the grid
     this.cellsAcross = this.boards * n;
-    const margin = 28; // room for the axis labels
+    const margin = dims === 4 ? 34 : 24; // room for the axis labels (x, y and under them w, z in 4D)
     const gapCells = dims === 4 ? 0.6 : 0; // the gap between boards, in cells
     const across = this.cellsAcross + (this.boards - 1) * gapCells;
     this.cell = Math.max(4, Math.floor(Math.min((width - 2 * margin) / across, (height - 2 * margin) / across)));
@@ -55,7 +58,7 @@ export class Layout {
   /** The canvas (CSS pixel) centre of the cell with coordinates `c`. */
   centre(c) {
     const [wx, wy] = this.world(c);
-    return [this.originX + wx, this.originY - wy];
+    return this.flipped ? [this.originX - wx, this.originY + wy] : [this.originX + wx, this.originY - wy];
   }
 
   /** The canvas rectangle [left, top, size] of a cell. */
@@ -67,7 +70,7 @@ export class Layout {
   /** The top-left corner of board (z, w) on the canvas. */
   boardCorner(z, w) {
     const n = this.n;
-    const [x, y] = this.centre([1, n, z, w]);
+    const [x, y] = this.centre(this.flipped ? [n, 1, z, w] : [1, n, z, w]);
     return [x - this.cell / 2, y - this.cell / 2];
   }
 
@@ -77,6 +80,7 @@ export class Layout {
    * cell inside the board (by CELL); a point in the gap between boards is no cell.
    */
   pick(px, py) {
+    if (this.flipped) [px, py] = [2 * this.originX - px, 2 * this.originY - py];
     const along = (offset) => {
       // offset: distance from the outer edge of board 1 / cell 1 along this screen axis
       if (offset < 0) return null;

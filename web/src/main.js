@@ -7,6 +7,8 @@ import { GridView } from './grid.js';
 import { TesseractView } from './tesseract.js';
 import { coords } from './layout.js';
 import { OnlinePanel } from './online.js';
+import { Synth } from './sound.js';
+import { PieceSet } from './pieces.js';
 
 const PLAYERS = ['human', 'beginner', 'club', 'expert', 'master'];
 const $ = (id) => document.getElementById(id);
@@ -31,12 +33,20 @@ const app = {
   saved: null,
   error: '',
   online: null, // the online panel; its session, when not null, owns the game shown
+  viewPly: null, // the ply shown when stepping through the move list (null: the present)
+  past: null, // the game at viewPly (a Chess of its own), or null
+  flip: false, // the reader turned the board by hand (on top of the side it turns to by itself)
+  hover: -1, // the cell under the pointer
+  seen: { plies: 0, pieces: 0 }, // what the last sound was about: the game's length and its piece count
+  engineLine: null, // the last engine reply {words, raw}, cleared on a new game
+  synth: new Synth(),
+  pieces: null, // the SVG piece set (PieceSet), once the WebAssembly module is loaded
 };
 
 /** Whether an online match is shown (the board is then its mirror, moved by the session). */
 const online = () => app.online !== null && app.online.session !== null;
 
-const grid = new GridView($('board'));
+const grid = new GridView($('board'), (letter, dims) => app.pieces?.image(letter, dims) ?? null);
 const tesseract = new TesseractView($('board'));
 
 // ---------------------------------------------------------------------------------------------- drawing
@@ -56,22 +66,37 @@ function drawState() {
       last: last >= 0 ? { from: last, to: last } : null,
       check: -1,
       lines: JSON.parse(g.completedLines()),
+      hover: app.hover,
+      hints: app.hover >= 0 ? JSON.parse(g.hints(app.hover, app.level === 'human' ? g.toMove() : 'X')).lines : [],
     };
   }
-  const cells = g.board();
-  const mover = g.turn();
+  const shown = app.past ?? g;
+  const cells = shown.board();
+  const mover = shown.turn();
   const enemy = (ch) => ch !== '.' && (ch === ch.toUpperCase()) !== (mover === 'w');
   return {
-    dims: g.dims(),
-    n: g.side(),
+    dims: shown.dims(),
+    n: shown.side(),
     tactoe: false,
     cells,
-    selected: app.selected,
-    targets: [...app.targets.keys()].map((cell) => ({ cell, capture: enemy(cells[cell]) })),
-    last: JSON.parse(g.lastMove()),
-    check: g.kingInCheck(),
+    selected: app.past ? -1 : app.selected,
+    targets: app.past ? [] : [...app.targets.keys()].map((cell) => ({ cell, capture: enemy(cells[cell]) })),
+    last: JSON.parse(shown.lastMove()),
+    check: shown.kingInCheck(),
     lines: [],
+    flipped: bottomSide() === 'b',
+    hover: app.hover,
   };
+}
+
+/** The side whose pieces are drawn at the bottom: the person's (online: this page's colour; offline: Black when
+ *  only Black is played by a person), turned over again by the Flip button. */
+function bottomSide() {
+  let side = 'w';
+  if (online()) side = app.online.session.color();
+  else if (app.mode !== 'tactoe' && app.players.b === 'human' && app.players.w !== 'human') side = 'b';
+  if (app.flip) side = side === 'w' ? 'b' : 'w';
+  return side;
 }
 
 /** Draws one frame at the next animation frame (several requests before it make one frame). */
@@ -87,6 +112,7 @@ function render() {
 function drawNow() {
   if (!app.game) return;
   app.frames += 1;
+  if (app.hover >= 0) $('hover').textContent = cellLabel(app.hover); // the piece on it may have changed
   const state = drawState();
   if (app.view === 'grid') grid.draw(state);
   else tesseract.draw(state);
@@ -106,6 +132,13 @@ function sideName(turn) {
   return turn === 'w' ? 'White' : 'Black';
 }
 
+const GAME_NAMES = { tesseract: 'Tesseract', chess: 'Chess', chess960: 'Chess960' };
+
+/** The name of the game on the board, for people: "Tesseract", "Chess", "Chess960", "Four Tac Toe". */
+function gameName() {
+  return app.mode === 'tactoe' ? 'Four Tac Toe' : GAME_NAMES[app.game.variant()];
+}
+
 function updatePanel() {
   const g = app.game;
   let text;
@@ -118,23 +151,160 @@ function updatePanel() {
   }
   if (app.request) text += ' (the engine is thinking…)';
   if (online()) text = app.online.status();
-  $('status').textContent = text;
+  $('status').textContent = `${gameName()}: ${text}`;
   $('error').textContent = app.error;
-
-  const list = $('moves');
-  list.replaceChildren();
-  const texts =
-    app.mode === 'tactoe' ? app.claims.map((c) => g.cellName(c)) : JSON.parse(g.history());
-  for (let i = 0; i < texts.length; i += 2) {
-    const li = document.createElement('li');
-    li.textContent = texts.slice(i, i + 2).join('  ');
-    list.append(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  showEngineLine();
+  showMoves();
+  showResult();
+  showControls();
   if (app.mode !== 'tactoe') $('position-text').placeholder = g.text();
 }
 
+/** The texts of the moves played: SAN in 2D, the long form in 4D, cell names in Four Tac Toe. */
+function moveTexts() {
+  const g = app.game;
+  return app.mode === 'tactoe' ? app.claims.map((c) => g.cellName(c)) : JSON.parse(g.notation());
+}
+
+/** The move list: a button a move, numbered in pairs; a click shows the game after that move. */
+function showMoves() {
+  const texts = moveTexts();
+  const list = $('moves');
+  list.replaceChildren();
+  // A game set from a position with Black to move starts with Black's move: its first pair has a gap.
+  let blackFirst = false;
+  if (app.mode !== 'tactoe') {
+    const start = app.game.at(0);
+    blackFirst = start.turn() === 'b';
+    start.free();
+  }
+  const plies = blackFirst ? [null, ...texts] : texts;
+  const current = app.viewPly ?? texts.length;
+  for (let i = 0; i < plies.length; i += 2) {
+    const li = document.createElement('li');
+    for (let k = i; k < Math.min(i + 2, plies.length); k++) {
+      if (plies[k] === null) {
+        li.append('…');
+        continue;
+      }
+      const ply = blackFirst ? k : k + 1; // the number of moves played once this one is
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'ply';
+      b.dataset.ply = String(ply);
+      b.textContent = plies[k];
+      if (ply === current) b.classList.add('current');
+      b.addEventListener('click', () => showPly(ply));
+      li.append(b);
+    }
+    list.append(li);
+  }
+  $('step-nav').hidden = texts.length === 0;
+  $('present').hidden = app.viewPly === null;
+  $('viewing').textContent = app.viewPly === null ? '' : `Move ${app.viewPly} of ${texts.length}`;
+  if (app.viewPly === null) list.scrollTop = list.scrollHeight;
+  else list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** Shows the game after `ply` moves (the present for the whole game's length); the game itself is unchanged. */
+function showPly(ply) {
+  if (!app.game || app.mode === 'tactoe') return;
+  const length = JSON.parse(app.game.history()).length;
+  ply = Math.max(0, Math.min(ply, length));
+  app.past?.free();
+  app.past = null;
+  app.viewPly = ply === length ? null : ply;
+  if (app.viewPly !== null) app.past = app.game.at(ply);
+  app.selected = -1;
+  app.targets = new Map();
+  hidePromotion();
+  refresh();
+}
+
+/** Back to the game as it stands. */
+function toPresent() {
+  if (app.viewPly !== null) showPly(Infinity);
+}
+
+/** The engine's last line in words, and the raw figures under "details". */
+function showEngineLine() {
+  const line = app.engineLine;
+  $('engine').textContent = app.request ? `${app.players[app.game.turn()]} is thinking…` : line?.words ?? '';
+  $('engine-raw').textContent = line?.raw ?? '';
+  $('engine-details').hidden = !line?.raw;
+}
+
+/** The end of a game: who won, why, and the moves in PGN to copy. */
+function showResult() {
+  const box = $('result');
+  if (!over()) {
+    box.hidden = true;
+    return;
+  }
+  const g = app.game;
+  let title;
+  let why;
+  if (app.mode === 'tactoe') {
+    const [x, o] = JSON.parse(g.scores());
+    title = x === o ? 'A draw' : x > o ? 'X wins' : 'O wins';
+    why = `${x} lines to ${o}`;
+    $('result-pgn').value = '';
+  } else {
+    if (online()) {
+      why = app.online.status();
+      title = g.winner() ? `${sideName(g.winner())} wins` : 'Game over';
+    } else {
+      const result = g.result();
+      title = result === '1-0' ? 'White wins' : result === '0-1' ? 'Black wins' : 'A draw';
+      why = `by ${g.status().split(',')[0]}`;
+    }
+    $('result-pgn').value = pgnText();
+  }
+  $('result-title').textContent = title;
+  $('result-why').textContent = why;
+  $('result-pgn-box').hidden = app.mode === 'tactoe';
+  box.hidden = false;
+}
+
+/** Buttons that change the game on the board are off while an online match owns it, or while the past is shown. */
+function showControls() {
+  const match = online();
+  for (const id of ['undo', 'load-label', 'position-set', 'new']) {
+    const el = $(id);
+    el.classList.toggle('off', match);
+    if ('disabled' in el) el.disabled = match;
+  }
+  $('load').disabled = match;
+  $('new').title = match ? 'Leave the online match first' : '';
+  $('save-pgn').hidden = app.mode === 'tactoe';
+  $('position-label').firstChild.textContent =
+    app.mode === 'tactoe' ? 'Position (Four Tac Toe text) ' : 'Position (FEN or TFEN) ';
+}
+
+/** Plays the sound of what just happened on the board, once per change of the game's length. */
+function announce() {
+  const g = app.game;
+  if (!g) return;
+  const plies = app.mode === 'tactoe' ? app.claims.length : JSON.parse(g.history()).length;
+  const board = app.mode === 'tactoe' ? g.owners() : g.board();
+  const pieces = [...board].filter((ch) => ch !== '.' && ch !== '#').length;
+  const before = app.seen;
+  app.seen = { plies, pieces, lines: app.mode === 'tactoe' ? JSON.parse(g.completedLines()).length : 0 };
+  if (plies !== before.plies + 1) return; // a new game, a load, an undo: no sound
+  if (app.mode === 'tactoe') {
+    app.synth.play(g.isOver() ? 'end' : app.seen.lines > (before.lines ?? 0) ? 'capture' : 'move');
+    return;
+  }
+  const end = g.status();
+  if (end?.startsWith('checkmate')) app.synth.play('mate');
+  else if (end) app.synth.play('end');
+  else if (g.inCheck()) app.synth.play('check');
+  else if (pieces < before.pieces) app.synth.play('capture');
+  else app.synth.play('move');
+}
+
 function refresh() {
+  announce();
   updatePanel();
   render();
 }
@@ -148,6 +318,11 @@ function fail(message) {
 
 function freeGame() {
   stopEngine();
+  app.past?.free();
+  app.past = null;
+  app.viewPly = null;
+  app.engineLine = null;
+  app.seen = { plies: -2, pieces: 0 };
   if (app.game) app.game.free();
   app.game = null;
   app.selected = -1;
@@ -187,6 +362,7 @@ function newGame() {
   leaveOnline();
   freeGame();
   app.game = game;
+  app.flip = false;
   app.error = '';
   refresh();
   maybeEngine();
@@ -228,6 +404,7 @@ function playMove(move) {
   if (online()) {
     // The session checks and sends the move, then plays it on the board shown.
     if (app.online.play(move)) app.error = '';
+    else app.synth.play('illegal');
     app.selected = -1;
     app.targets = new Map();
     hidePromotion();
@@ -242,6 +419,7 @@ function playMove(move) {
     app.error = '';
   } catch (err) {
     fail(String(err.message ?? err));
+    app.synth.play('illegal');
   }
   app.selected = -1;
   app.targets = new Map();
@@ -318,7 +496,6 @@ function maybeEngine() {
       ? { id, kind: 'tactoe', text: app.game.text(), level: Number(who) }
       : { id, kind: 'chess', record: app.game.record(app.players.w, app.players.b), tier: who };
   worker().postMessage(message);
-  $('engine').textContent = `${who} thinking…`;
   updatePanel();
 }
 
@@ -335,10 +512,13 @@ function onEngineReply(event) {
     return;
   }
   if (app.mode === 'tactoe') {
-    $('engine').textContent = `level ${app.level}: ${app.game.cellName(reply.cell)} (${reply.ms} ms)`;
+    app.engineLine = { words: `Level ${app.level} claimed ${app.game.cellName(reply.cell)}.`, raw: `${reply.ms} ms` };
     playMove(reply.cell);
   } else {
-    $('engine').textContent = `${reply.move}  score ${reply.score}  depth ${reply.depth}  ${reply.nodes} nodes  ${reply.ms} ms`;
+    app.engineLine = {
+      words: reply.words,
+      raw: `${reply.move}  score ${reply.score}  depth ${reply.depth}  ${reply.nodes} nodes  ${reply.ms} ms`,
+    };
     playMove(reply.move);
   }
 }
@@ -351,6 +531,11 @@ function cellAt(x, y) {
 }
 
 function onCell(cell) {
+  if (app.viewPly !== null) {
+    // Stepping through the past: a click on the board comes back to the present.
+    toPresent();
+    return;
+  }
   if (!app.game || over() || mover() !== 'human' || app.request) return;
   if (online() && !app.online.myMove()) return;
   if (app.mode === 'tactoe') {
@@ -365,6 +550,8 @@ function onCell(cell) {
   }
   hidePromotion();
   const moves = cell === null || cell === app.selected ? [] : JSON.parse(app.game.movesFrom(cell));
+  // A piece was chosen and the click is neither one of its moves nor another piece that moves: illegal.
+  if (app.selected >= 0 && cell !== null && cell !== app.selected && moves.length === 0) app.synth.play('illegal');
   app.selected = moves.length ? cell : -1;
   app.targets = new Map();
   for (const m of moves) {
@@ -414,6 +601,29 @@ function setView(view) {
 
 // -------------------------------------------------------------------------------------- save and load
 
+/** The page's mode for a chess game: tesseract, classic or chess960 (from the game itself, not the form). */
+function modeOf(game) {
+  return { tesseract: 'tesseract', chess: 'classic', chess960: 'chess960' }[game.variant()];
+}
+
+/** The game in PGN, with who plays each side. */
+function pgnText() {
+  return app.game.pgn(app.players.w, app.players.b);
+}
+
+/** Offers `text` as a file download named `name`. */
+function download(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Saves the game as JSON: the library's game record (chess), or the Four Tac Toe state. */
 function save() {
   if (!app.game) return;
   const text =
@@ -421,22 +631,27 @@ function save() {
       ? JSON.stringify({ game: 'four-tac-toe', text: app.game.text(), o: app.level })
       : app.game.record(app.players.w, app.players.b);
   app.saved = text;
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = app.mode === 'tactoe' ? 'four-tac-toe.json' : 'tesseract-game.json';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  download(text, app.mode === 'tactoe' ? 'four-tac-toe.json' : 'tesseract-game.json', 'application/json');
 }
 
-/** Loads a saved game (the library's JSON record, or a Four Tac Toe save). Nothing changes on an error. */
+/** Saves the game as PGN (chess games: 4D moves in the long form, RULES.md §4). */
+function savePgn() {
+  if (!app.game || app.mode === 'tactoe') return;
+  const text = pgnText();
+  app.saved = text;
+  download(text, `${app.game.variant()}-game.pgn`, 'application/x-chess-pgn');
+}
+
+/**
+ * Loads a saved game: the library's JSON record, a Four Tac Toe save, or PGN (its first game). Nothing changes
+ * on an error.
+ */
 function load(text) {
   const { api } = app;
   let parsed;
+  const json = /^\uFEFF?\s*\{/.test(text);
   try {
-    parsed = JSON.parse(text);
+    parsed = json ? JSON.parse(text) : null;
   } catch (err) {
     fail(`not a saved game: ${err.message}`);
     return;
@@ -451,12 +666,14 @@ function load(text) {
       app.level = parsed.o === 'human' || /^[1-5]$/.test(String(parsed.o)) ? String(parsed.o) : app.level;
       app.claims = claimedCells(game);
     } else {
-      const game = api.Chess.fromRecord(text);
+      const record = json ? text : api.Chess.recordFromPgn(text);
+      const game = api.Chess.fromRecord(record);
+      const players = JSON.parse(record);
       leaveOnline();
       freeGame();
       app.game = game;
-      app.mode = game.dims() === 4 ? 'tesseract' : 'classic';
-      app.players = { w: parsed.white, b: parsed.black };
+      app.mode = modeOf(game);
+      app.players = { w: players.white, b: players.black };
     }
   } catch (err) {
     fail(`cannot load: ${err.message ?? err}`);
@@ -481,7 +698,7 @@ function setPosition(text) {
     leaveOnline();
     freeGame();
     app.game = game;
-    if (app.mode !== 'tactoe') app.mode = game.dims() === 4 ? 'tesseract' : app.mode === 'tesseract' ? 'classic' : app.mode;
+    if (app.mode !== 'tactoe') app.mode = modeOf(game);
     if (app.mode === 'tactoe') app.claims = claimedCells(game);
   } catch (err) {
     fail(String(err.message ?? err));
@@ -517,6 +734,55 @@ function wire() {
   $('mode').addEventListener('change', () => showSetupFields($('mode').value));
   $('undo').addEventListener('click', undo);
   $('save').addEventListener('click', save);
+  $('save-pgn').addEventListener('click', savePgn);
+  $('flip').addEventListener('click', () => {
+    app.flip = !app.flip;
+    hidePromotion();
+    render();
+  });
+  $('sound').addEventListener('click', () => {
+    app.synth.setMuted(!app.synth.muted);
+    showToggles();
+  });
+  $('letters').addEventListener('click', () => {
+    grid.letters = !grid.letters;
+    localStorage.setItem('tesseract.letters', grid.letters ? 'on' : 'off');
+    showToggles();
+    render();
+  });
+  $('fullscreen').addEventListener('click', () => {
+    if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+    else document.documentElement.requestFullscreen?.().catch((err) => fail(`fullscreen: ${err.message}`));
+  });
+  document.addEventListener('fullscreenchange', showToggles);
+  // Stepping through the moves: the buttons under the list, and the arrow keys.
+  const plies = () => (app.game && app.mode !== 'tactoe' ? JSON.parse(app.game.history()).length : 0);
+  const at = () => app.viewPly ?? plies();
+  $('step-first').addEventListener('click', () => showPly(0));
+  $('step-back').addEventListener('click', () => showPly(at() - 1));
+  $('step-forward').addEventListener('click', () => showPly(at() + 1));
+  $('step-last').addEventListener('click', toPresent);
+  $('present').addEventListener('click', toPresent);
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, select, textarea') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowLeft: () => showPly(at() - 1), ArrowRight: () => showPly(at() + 1), Home: () => showPly(0), End: toPresent }[e.key];
+    if (step && app.mode !== 'tactoe') {
+      e.preventDefault();
+      step();
+    }
+  });
+  $('result-copy').addEventListener('click', async () => {
+    const text = $('result-pgn').value;
+    try {
+      await navigator.clipboard.writeText(text);
+      $('result-copy').textContent = 'Copied';
+    } catch {
+      $('result-pgn').select();
+      $('result-copy').textContent = 'Selected: press Ctrl+C';
+    }
+    setTimeout(() => ($('result-copy').textContent = 'Copy PGN'), 2000);
+  });
+  $('result-close').addEventListener('click', () => ($('result').hidden = true));
   $('load').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     e.target.value = '';
@@ -550,6 +816,7 @@ function wire() {
     drag = { x: e.offsetX, y: e.offsetY, yaw: tesseract.yaw, moved: false };
   });
   canvas.addEventListener('pointermove', (e) => {
+    hoverAt(e.offsetX, e.offsetY, e.pointerType);
     if (!drag || app.view !== 'tesseract') return;
     const dx = e.offsetX - drag.x;
     if (Math.abs(dx) > 4) drag.moved = true;
@@ -563,7 +830,49 @@ function wire() {
     drag = null;
     if (!moved) onCell(cellAt(e.offsetX, e.offsetY));
   });
+  canvas.addEventListener('pointerleave', () => hoverAt(null, null));
   new ResizeObserver(() => render()).observe(canvas);
+}
+
+/** The name of the cell under the pointer (and its piece), beside the pointer; Four Tac Toe lights its lines. */
+function hoverAt(x, y, pointerType = 'mouse') {
+  const cell = x === null || pointerType === 'touch' || !app.game ? null : cellAt(x, y);
+  const tip = $('hover');
+  const next = cell ?? -1;
+  if (next === app.hover) return;
+  app.hover = next;
+  if (cell === null) tip.hidden = true;
+  else {
+    tip.textContent = cellLabel(cell);
+    tip.style.left = `${$('board').offsetLeft + x + 14}px`;
+    tip.style.top = `${$('board').offsetTop + y + 14}px`;
+    tip.hidden = false;
+  }
+  render();
+}
+
+const ROLE_NAMES = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', u: 'unicorn', d: 'dragon', p: 'pawn', y: 'Y-pawn', w: 'W-pawn' };
+
+/** "e4", "2213: white Y-pawn", "1111: X". */
+function cellLabel(cell) {
+  const g = app.game;
+  const name = g.cellName(cell);
+  if (app.mode === 'tactoe') {
+    const owner = g.owners()[cell];
+    return owner === '#' ? `${name}: the centre, no one may claim it` : owner === '.' ? name : `${name}: ${owner}`;
+  }
+  const ch = (app.past ?? g).board()[cell];
+  if (ch === '.') return name;
+  const white = ch === ch.toUpperCase();
+  return `${name}: ${white ? 'white' : 'black'} ${ROLE_NAMES[ch.toLowerCase()]}`;
+}
+
+/** The toggles' labels say what they are now. */
+function showToggles() {
+  $('sound').textContent = app.synth.muted ? 'Sound off' : 'Sound on';
+  $('sound').setAttribute('aria-pressed', String(!app.synth.muted));
+  $('letters').setAttribute('aria-pressed', String(grid.letters));
+  $('fullscreen').textContent = document.fullscreenElement ? 'Exit fullscreen' : 'Fullscreen';
 }
 
 /** Hooks for tests and tools: the state the page shows, and where it drew each cell. */
@@ -580,6 +889,14 @@ function exposeForTests() {
     },
     get saved() {
       return app.saved;
+    },
+    /** Four Tac Toe's hover hint: the live lines lit through the hovered cell. */
+    hints() {
+      return app.mode === 'tactoe' ? drawState().hints : [];
+    },
+    /** The sounds played, in order (move, capture, check, mate, illegal, end). */
+    get sounds() {
+      return [...app.synth.log];
     },
     /** The online panel's state (null before the WebAssembly module is loaded). */
     online() {
@@ -612,6 +929,11 @@ function exposeForTests() {
         thinking: app.request !== 0,
         selected: app.selected,
         error: app.error,
+        notation: chess ? JSON.parse(g.notation()) : null,
+        viewPly: app.viewPly,
+        shown: chess ? (app.past ?? g).board() : g.owners(),
+        flipped: bottomSide() === 'b',
+        hover: app.hover,
         lit: app.view === 'grid' ? grid.lit.map(({ cell, x, y }) => ({ cell, x, y })) : [],
       };
     },
@@ -648,6 +970,9 @@ async function start() {
     return;
   }
   app.metrics.wasmReadyMs = Math.round(performance.now());
+  grid.letters = localStorage.getItem('tesseract.letters') === 'on';
+  showToggles();
+  app.pieces = new PieceSet(app.api, render);
   newGame();
   app.online = new OnlinePanel({
     api: app.api,
