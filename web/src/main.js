@@ -47,7 +47,7 @@ const app = {
 const online = () => app.online !== null && app.online.session !== null;
 
 const grid = new GridView($('board'), (letter, dims) => app.pieces?.image(letter, dims) ?? null);
-const tesseract = new TesseractView($('board'));
+const tesseract = new TesseractView($('board'), (letter, dims) => app.pieces?.image(letter, dims) ?? null);
 
 // ---------------------------------------------------------------------------------------------- drawing
 
@@ -150,8 +150,8 @@ function updatePanel() {
     text = end ? `Game over: ${end}` : `${sideName(g.turn())} to move${g.inCheck() ? ', in check' : ''}`;
   }
   if (app.request) text += ' (the engine is thinking…)';
-  if (online()) text = app.online.status();
-  $('status').textContent = `${gameName()}: ${text}`;
+  // Online, the match panel says which game it is; offline the status line does.
+  $('status').textContent = online() ? app.online.status() : `${gameName()}: ${text}`;
   $('error').textContent = app.error;
   showEngineLine();
   showMoves();
@@ -746,6 +746,7 @@ function wire() {
   });
   $('letters').addEventListener('click', () => {
     grid.letters = !grid.letters;
+    tesseract.letters = grid.letters;
     localStorage.setItem('tesseract.letters', grid.letters ? 'on' : 'off');
     showToggles();
     render();
@@ -971,6 +972,7 @@ async function start() {
   }
   app.metrics.wasmReadyMs = Math.round(performance.now());
   grid.letters = localStorage.getItem('tesseract.letters') === 'on';
+  tesseract.letters = grid.letters;
   showToggles();
   app.pieces = new PieceSet(app.api, render);
   newGame();

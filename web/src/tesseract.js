@@ -15,8 +15,11 @@ const EDGES = [];
 for (let i = 0; i < 16; i++) for (let k = 0; k < 4; k++) if (!(i & (1 << k))) EDGES.push([i, i | (1 << k)]);
 
 export class TesseractView {
-  constructor(canvas) {
+  /** `pieces(letter, dims)`: a piece's picture ready to draw, or null (its letter is drawn then). */
+  constructor(canvas, pieces = () => null) {
     this.canvas = canvas;
+    this.pieces = pieces;
+    this.letters = false; // the high-contrast option: letters in discs
     this.ctx = canvas.getContext('2d');
     this.angle = 0;
     this.yaw = YAW;
@@ -98,7 +101,11 @@ export class TesseractView {
         ctx.fillStyle = 'rgba(255, 215, 0, 0.8)';
         ctx.fill();
       }
-      if (it.ch !== '.' && it.ch !== '#') {
+      const picture = state.tactoe || this.letters || it.ch === '.' || it.ch === '#' ? null : this.pieces(it.ch, 4);
+      if (picture) {
+        const size = r * 2.6;
+        ctx.drawImage(picture, it.x - size / 2, it.y - size / 2, size, size);
+      } else if (it.ch !== '.' && it.ch !== '#') {
         const white = state.tactoe ? it.ch === 'X' : it.ch === it.ch.toUpperCase();
         ctx.beginPath();
         ctx.arc(it.x, it.y, r, 0, 2 * Math.PI);

@@ -268,6 +268,13 @@ test("two pages play fool's mate through the relay, to the end on both", async (
   await established(a, b);
   assert.equal((await online(b)).color, 'b');
   assert.equal((await online(a)).relay, `ws://${new URL(relay.origin).host}`, 'the page’s own origin by default');
+  // Each page shows its own side at the bottom, and the offline buttons are off during the match.
+  const shown = (page) => page.evaluate(() => window.__tesseract.state());
+  assert.equal((await shown(a)).flipped, false);
+  assert.equal((await shown(b)).flipped, true);
+  for (const page of [a, b]) {
+    for (const id of ['#undo', '#new', '#position-set', '#load']) assert.ok(await page.isDisabled(id), `${page.name}: ${id} is off`);
+  }
   await playLine(a, b, 'classic', FOOLS_MATE);
   // Black mates: 0-1 by checkmate on both pages, each told whether it won.
   for (const page of [a, b]) await waitOnline(page, (s) => s.result !== null);
