@@ -63,7 +63,8 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Position`] (as its FEN/TFEN text) and [`TextMove`] (as its
 //!   move text), and for the small enums.
 //! - `svg`: SVG pictures of boards of any shape (the `svg` module): positions with highlights, arrows, a last-move
-//!   mark and coordinates; grids with signs and lines (Four Tac Toe). No dependencies.
+//!   mark and coordinates; grids with signs and lines (Four Tac Toe); and the piece set they draw with (the
+//!   `pieces` module: each piece as an SVG document or fragment). No dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -75,6 +76,8 @@ pub mod geometry;
 pub mod mailbox;
 pub mod picture;
 mod piece;
+#[cfg(feature = "svg")]
+pub mod pieces;
 mod position;
 mod setup;
 #[doc = include_str!("../RULES.md")]

@@ -9,10 +9,12 @@
 //! a straight line of cells, and an arrow along it passes over the cells between. A 3D board is one row of
 //! boards (z left to right), a 2D board a single diagram with files a.. and ranks 1.., a 1D board a row.
 //!
-//! Pieces are discs with their letter, and the pieces that only 4D has get shapes of their own, so they are
-//! told apart at a glance: the unicorn a hexagon, the dragon a diamond, the Y-pawn (and the 2D pawn) a small disc,
-//! the W-pawn a small square. White pieces are light with dark letters, Black's dark
-//! with light letters.
+//! Pieces are drawn with the project's piece set, [`pieces`](crate::pieces), scaled to the cell: each one a
+//! group `<g class="piece white knight" transform="translate(x,y)">` centred on its cell (the role's name in
+//! lower case: `y-pawn`, `w-pawn`). With [`PieceStyle::Letters`], a high-contrast style, they are discs with
+//! their letter instead, and the pieces that only 4D has get shapes of their own, so they are told apart at
+//! a glance: the unicorn a hexagon, the dragon a diamond, the Y-pawn (and the 2D pawn) a small disc, the
+//! W-pawn a small square; White's light with dark letters, Black's dark with light letters.
 //!
 //! ```
 //! use tesseract_board::start;
@@ -30,7 +32,18 @@
 
 use std::fmt::Write as _;
 
+use crate::pieces::{css_name, format_scale, write_group};
 use crate::{Cell, Color, Piece, Position, Role, Shape};
+
+/// How pieces are drawn.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PieceStyle {
+    /// The drawings of [`pieces`](crate::pieces) (the default).
+    #[default]
+    Glyphs,
+    /// High contrast: a disc (or for the pieces only 4D has, a shape of their own) with the piece's letter.
+    Letters,
+}
 
 /// How a cell is highlighted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -90,6 +103,7 @@ pub struct Picture {
     lines: Vec<(Cell, Cell, Stroke)>,
     last_move: Option<(Cell, Cell)>,
     coordinates: bool,
+    style: PieceStyle,
     cell: u32,
 }
 
@@ -169,6 +183,7 @@ impl Picture {
             lines: Vec::new(),
             last_move: None,
             coordinates: true,
+            style: PieceStyle::Glyphs,
             cell: 40,
         }
     }
@@ -236,6 +251,13 @@ impl Picture {
     #[must_use]
     pub fn coordinates(mut self, on: bool) -> Picture {
         self.coordinates = on;
+        self
+    }
+
+    /// How pieces are drawn: the piece set (the default) or letters in discs ([`PieceStyle`]).
+    #[must_use]
+    pub fn piece_style(mut self, style: PieceStyle) -> Picture {
+        self.style = style;
         self
     }
 
@@ -340,7 +362,10 @@ impl Picture {
 
         s.push_str("<g class=\"pieces\">\n");
         for &(cell, piece) in &self.pieces {
-            piece_svg(&mut s, l.centre(cell), c, piece, l.dims);
+            match self.style {
+                PieceStyle::Glyphs => glyph_svg(&mut s, l.centre(cell), c, piece, l.dims),
+                PieceStyle::Letters => letter_svg(&mut s, l.centre(cell), c, piece, l.dims),
+            }
         }
         for &(cell, sign) in &self.signs {
             sign_svg(&mut s, l.centre(cell), c, sign);
@@ -446,15 +471,21 @@ fn checker(id: &str, c: u32, first: &str, second: &str) -> String {
     )
 }
 
-fn piece_svg(s: &mut String, (x, y): (u32, u32), c: u32, piece: Piece, dims: usize) {
+/// A piece of the piece set, its 45 × 45 box scaled to the cell and centred on it.
+fn glyph_svg(s: &mut String, (x, y): (u32, u32), c: u32, piece: Piece, dims: usize) {
+    let color = if piece.color == Color::White { "white" } else { "black" };
+    let _ = write!(s, "<g class=\"piece {color} {}\" transform=\"translate({x},{y})\">", css_name(piece.role));
+    let half = c / 2;
+    let inner = format!(" transform=\"translate(-{half},-{half}) scale({})\"", format_scale(c));
+    write_group(s, piece, dims, &inner);
+    s.push_str("</g>\n");
+}
+
+fn letter_svg(s: &mut String, (x, y): (u32, u32), c: u32, piece: Piece, dims: usize) {
     let white = piece.color == Color::White;
     let (fill, ink) = if white { ("#fdfdfd", "#111111") } else { ("#2b2b2b", "#f4f4f4") };
     let color = if white { "white" } else { "black" };
-    let _ = write!(
-        s,
-        "<g class=\"piece {color} {}\" transform=\"translate({x},{y})\">",
-        piece.role.name().to_ascii_lowercase()
-    );
+    let _ = write!(s, "<g class=\"piece {color} {}\" transform=\"translate({x},{y})\">", css_name(piece.role));
     let r = i64::from(c) * 2 / 5;
     let outline = "stroke=\"#222222\" stroke-width=\"1.5\"";
     let small = r * 3 / 4;

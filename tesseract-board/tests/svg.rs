@@ -2,7 +2,7 @@
 //! and (ignored, run by scripts/test.sh's optimised pass) what headless chromium actually draws.
 #![cfg(feature = "svg")]
 
-use tesseract_board::svg::{Highlight, Picture, Sign, Stroke};
+use tesseract_board::svg::{Highlight, Picture, PieceStyle, Sign, Stroke};
 use tesseract_board::{Cell, Color, Shape, start};
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {
@@ -59,10 +59,21 @@ fn pieces_are_drawn_at_their_cells_with_a_shape_per_kind() {
         got.sort();
         assert_eq!(got, want);
     }
-    // The kinds only 4D has are told apart by their outline, not only by their letter.
+    // Each piece is the piece set's drawing, scaled to the cell (40 px by default: 40/45) and centred.
     let pos = start::tesseract(start::Army::Standard);
     let svg = Picture::of(&pos).to_svg();
     let doc = parse(&svg);
+    for kind in ["king", "queen", "rook", "bishop", "knight", "unicorn", "dragon", "y-pawn", "w-pawn"] {
+        let g = doc.descendants().find(|n| n.attribute("class") == Some(&format!("piece black {kind}"))).unwrap();
+        let inner = g.first_element_child().unwrap();
+        assert_eq!(inner.attribute("transform"), Some("translate(-20,-20) scale(0.8889)"), "{kind}");
+        assert!(inner.children().filter(|n| n.has_tag_name("path")).count() >= 3, "{kind}");
+    }
+    assert!(!svg.contains("<text y="), "no letters");
+    // High contrast: letters, and the kinds only 4D has told apart by their outline, not only by their letter.
+    let svg = Picture::of(&pos).piece_style(PieceStyle::Letters).to_svg();
+    let doc = parse(&svg);
+    assert_eq!(drawn_pieces(&svg), drawn_pieces(&Picture::of(&pos).to_svg()), "the same places");
     let outline = |kind: &str| {
         let g = doc.descendants().find(|n| n.attribute("class") == Some(&format!("piece white {kind}"))).unwrap();
         g.first_element_child().unwrap().tag_name().name().to_string()
@@ -169,13 +180,21 @@ fn chromium_draws_what_the_layout_says() {
         let d = got.iter().zip(want).map(|(&a, b)| (i32::from(a) - i32::from(b)).abs()).max().unwrap();
         assert!(d <= 24, "{what}: pixel {got:?}, expected about {want:?}");
     };
-    // Inside a disc, away from its letter: the piece's color.
-    let beside = |cell: Cell, dx: i32| {
+    // Inside the king's body, left of its middle and below its band: the piece's color.
+    let beside = |cell: Cell, dx: i32, dy: i32| {
         let (x, y) = pic.centre(cell);
-        ((x as i32 + dx) as u32, y)
+        ((x as i32 + dx) as u32, (y as i32 + dy) as u32)
     };
-    near(pixel(beside(black_king, -11)), [0x2b, 0x2b, 0x2b], "the black king's disc");
-    near(pixel(beside(geo.cell(&[3, 1, 1, 1]).unwrap(), -11)), [0xfd, 0xfd, 0xfd], "the white king's disc");
+    let white_king = geo.cell(&[3, 1, 1, 1]).unwrap();
+    near(pixel(beside(black_king, -2, 3)), [0x2b, 0x2b, 0x2b], "the black king's body");
+    near(pixel(beside(white_king, -2, 3)), [0xf9, 0xf7, 0xf2], "the white king's body");
+    // Beside the king, still in its cell: the square shows.
+    near(pixel(beside(white_king, -15, 0)), [0xb9, 0xc9, 0x8f], "beside the white king");
+    // The high-contrast style: inside a disc, away from its letter.
+    let letters = render(&pic.clone().piece_style(PieceStyle::Letters).to_svg(), "4d-letters");
+    let letter_pixel = |(x, y): (u32, u32)| letters.pixel(x, y);
+    near(letter_pixel(beside(black_king, -11, 0)), [0x2b, 0x2b, 0x2b], "the black king's disc");
+    near(letter_pixel(beside(white_king, -11, 0)), [0xfd, 0xfd, 0xfd], "the white king's disc");
     // An empty dark square, its centre.
     near(pixel(pic.centre(empty_dark)), [0xb9, 0xc9, 0x8f], "an empty dark square");
     // Light and dark squares alternate along every axis, across boards too.
@@ -192,7 +211,7 @@ fn chromium_draws_what_the_layout_says() {
         let want = if dark { [0xb9, 0xc9, 0x8f] } else { [0xee, 0xee, 0xd2] };
         near(pixel(pic.centre(cell)), want, &format!("the square {c:?}"));
     }
-    // The selected dragon's cell, in its corner (outside the diamond): gold over the square.
+    // The selected dragon's cell, in its top-left corner (left of its horn, above its snout): gold over the square.
     let (cx, cy) = pic.centre(dragon);
     let corner = pixel((cx - 17, cy - 17));
     assert!(corner[0] > 200 && corner[1] > 170 && corner[2] < 120, "selected cell is gold: {corner:?}");
