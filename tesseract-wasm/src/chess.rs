@@ -309,6 +309,27 @@ impl Chess {
     }
 }
 
+/// The picture of the piece whose FEN/TFEN letter is `letter` (upper case for White) on a board of `dims`
+/// axes: a standalone SVG document of 45×45 from the board crate's piece set
+/// ([`tesseract_board::pieces::piece_document`]; on a 2D board the pawn `P` is the plain pawn).
+///
+/// # Errors
+/// `dims` is not 2 or 4, or `letter` is not one piece letter of that board.
+pub fn piece_svg(letter: &str, dims: f64) -> Result<String, String> {
+    let dims = match dims {
+        2.0 => 2,
+        4.0 => 4,
+        _ => return Err(format!("the board has 2 or 4 axes, not {dims}")),
+    };
+    let mut chars = letter.chars();
+    let piece = match (chars.next(), chars.next()) {
+        (Some(c), None) => tesseract_board::Piece::from_char(c, dims),
+        _ => None,
+    };
+    let piece = piece.ok_or_else(|| format!("{letter:?} is not a piece letter of a board of {dims} axes"))?;
+    Ok(tesseract_board::pieces::piece_document(piece, dims))
+}
+
 /// Whether the API plays on `pos`'s board: 8×8 (chess, Chess960) or 5⁴ (Tesseract). The board crate reads
 /// texts of other shapes too (1 to 4 axes of side 3 to 9), but pages are written for these two.
 fn played_here(pos: &Position) -> Result<(), String> {

@@ -13,6 +13,12 @@ fn throw<T>(result: Result<T, String>) -> Result<T, JsError> {
     result.map_err(|message| JsError::new(&message))
 }
 
+/// A piece's picture, an SVG document (45×45) from the board crate's piece set; throws on a bad letter.
+#[wasm_bindgen(js_name = pieceSvg)]
+pub fn piece_svg(letter: &str, dims: f64) -> Result<String, JsError> {
+    throw(crate::piece_svg(letter, dims))
+}
+
 /// A game of chess: 4D Tesseract, classic chess or Chess960.
 #[wasm_bindgen(js_name = Chess)]
 #[derive(Debug)]

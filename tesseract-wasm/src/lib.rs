@@ -1,7 +1,7 @@
 //! JavaScript bindings of the Tesseract crates, for web pages and Web Workers: games of 4D Tesseract,
+//! classic chess and Chess960 with the engine and its tiers, Four Tac Toe, and the piece pictures.
 //!
 //! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
-//! classic chess and Chess960 with the engine and its tiers, and Four Tac Toe.
 //!
 //! The logic is plain Rust ([`Chess`], [`Engine`], [`TacToe`], [`Online`]: methods returning `Result<_, String>`,
 //! tested natively with `cargo test -p tesseract-wasm`); the `#[wasm_bindgen]` layer (module `js`) wraps
@@ -43,10 +43,17 @@
 //!   winner(): string | undefined                       // "w" | "b" for a checkmate
 //!   seed(): number
 //!   cellName(cell: number): string                     // "e4" in 2D, "2313" in 4D
+//!   variant(): string                                  // "tesseract" | "chess" | "chess960"
+//!   notation(): string                                 // JSON array: SAN in 2D ("Nf3"), the long form in 4D ("Y2213-2313")
+//!   at(ply: number): Chess                             // the game after its first `ply` moves (a new Chess)
+//!   pgn(white: string, black: string): string          // the game in PGN (players and seed in tags)
+//!   result(): string                                   // "1-0" | "0-1" | "1/2-1/2" | "*"
+//!   static recordFromPgn(text: string): string         // the first game of a PGN text as GameRecord JSON
 //! }
+//! function pieceSvg(letter: string, dims: number): string  // a piece's picture: an SVG document, 45×45 (tesseract_board::pieces)
 //! class Engine {
 //!   constructor()
-//!   think(game: Chess, tier: string): string           // JSON {"move", "score": "cp 23" | "mate 3" | "mate -2", "depth", "nodes", "ms"}
+//!   think(game: Chess, tier: string): string           // JSON {"move", "score": "cp 23" | "mate 3" | "mate -2", "depth", "nodes", "ms", "words"}
 //! }
 //! class TacToe {
 //!   constructor()
@@ -62,6 +69,7 @@
 //!   outcome(): string | undefined                      // "X wins" | "O wins" | "draw"
 //!   engineMove(level: number): number                  // the engine's cell at level 1..5 (not claimed)
 //!   completedLines(): string                           // JSON [{"cells": [i, j, k], "player": "X" | "O"}]
+//!   hints(cell: number, viewer: string): string        // JSON {"player", "lines": [{"cells", "held"}]}: live lines through a cell
 //!   cellName(cell: number): string                     // "2222" is the centre
 //! }
 //! class Online {                                 // one side of a signed match between two browsers
@@ -148,6 +156,7 @@ mod online;
 mod tactoe;
 
 pub use args::MAX_SEED;
+pub use chess::piece_svg;
 pub use chess::Chess;
 pub use engine::Engine;
 pub use online::{MAX_INVITATION, Online};

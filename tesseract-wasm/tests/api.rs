@@ -645,3 +645,21 @@ fn tactoe_hover_hints() {
     assert!(game.hints(81.0, "X").is_err());
     assert!(game.hints(0.0, "Z").is_err());
 }
+
+#[test]
+fn piece_pictures() {
+    // Every piece letter of each board has a picture: the board crate's document, 45×45.
+    for (dims, letters) in [(2.0, "KQRBNPkqrbnp"), (4.0, "KQRBNUDYWkqrbnudyw")] {
+        for c in letters.chars() {
+            let svg = tesseract_wasm::piece_svg(&c.to_string(), dims).unwrap_or_else(|e| panic!("{c}: {e}"));
+            assert!(svg.starts_with("<svg") && svg.contains("viewBox=\"0 0 45 45\""), "{c}: {svg}");
+        }
+    }
+    // White and Black differ; the 2D pawn is not the 4D Y-pawn (no arrow).
+    let pic = |l: &str, d: f64| tesseract_wasm::piece_svg(l, d).unwrap();
+    assert_ne!(pic("K", 4.0), pic("k", 4.0));
+    assert_ne!(pic("P", 2.0), pic("Y", 4.0));
+    for (letter, dims) in [("", 2.0), ("KQ", 2.0), ("X", 4.0), ("K", 3.0), ("K", f64::NAN)] {
+        assert!(tesseract_wasm::piece_svg(letter, dims).is_err(), "{letter:?} {dims}");
+    }
+}
