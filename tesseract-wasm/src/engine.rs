@@ -5,7 +5,7 @@
 use serde_json::json;
 use tesseract_board::TextMove;
 use tesseract_movegen::legal_moves;
-use tesseract_search::{Searcher, Tier};
+use tesseract_search::{Searcher, Tier, describe};
 use web_time::Instant;
 
 use crate::Chess;
@@ -28,10 +28,12 @@ impl Engine {
     /// its wall-clock guard (at most 3.5 s for the master; a move cut short by the guard is the one case
     /// a replay may not reproduce).
     ///
-    /// Returns JSON `{"move": "e2e4", "score": "cp 23", "depth": 6, "nodes": 12345, "ms": 80}`: the move
-    /// text (RULES.md §4), the score from the side to move's view (`cp N`, or `mate N`, negative when
-    /// it is the side to move that gets mated), the last finished iteration, the nodes searched and the
-    /// milliseconds spent. The game itself is unchanged: play the move with [`Chess::play`].
+    /// Returns JSON `{"move": "e2e4", "score": "cp 23", "depth": 6, "nodes": 12345, "ms": 80, "words":
+    /// "about even, looking 6 moves ahead"}`: the move text (RULES.md §4), the score from the side to
+    /// move's view (`cp N`, or `mate N`, negative when it is the side to move that gets mated), the last
+    /// finished iteration, the nodes searched, the milliseconds spent, and the score in words for people
+    /// ([`tesseract_search::describe`]: "White is better by about 1.7 pawns, looking 6 moves ahead"). The
+    /// game itself is unchanged: play the move with [`Chess::play`].
     ///
     /// # Errors
     /// An unknown tier name; a game with no legal move (checkmate or stalemate; a game drawn by
@@ -64,6 +66,7 @@ impl Engine {
             "depth": result.depth,
             "nodes": result.nodes,
             "ms": ms,
+            "words": describe(result.score, result.depth, pos.turn()),
         })
         .to_string())
     }

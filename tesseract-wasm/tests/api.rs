@@ -418,6 +418,10 @@ fn the_engine_plays_a_legal_move_and_the_same_one_for_the_same_seed() {
         let score = a["score"].as_str().unwrap();
         assert!(score.starts_with("cp ") || score.starts_with("mate "), "{score}");
         assert!(a["depth"].as_u64().unwrap() >= 1 && a["nodes"].as_u64().unwrap() >= 1 && a["ms"].is_u64(), "{a}");
+        // The score in words names the side that is better, or says the game is even, and the depth.
+        let words = a["words"].as_str().unwrap();
+        let depth = format!("looking {} move", a["depth"]);
+        assert!(words.contains(&depth) && (words.contains("is better by about") || words.starts_with("about even")), "{words}");
         // The same engine again, and a new one: the same move.
         assert_eq!(think(&mut engine, &game, "beginner")["move"], mv.as_str());
         assert_eq!(think(&mut Engine::new(), &game, "beginner")["move"], mv.as_str());

@@ -166,6 +166,19 @@ function moveTexts() {
   return app.mode === 'tactoe' ? app.claims.map((c) => g.cellName(c)) : JSON.parse(g.notation());
 }
 
+/** The readable name (SAN, or the long form in 4D) of the legal move `text` in the game as it stands. */
+function moveName(text) {
+  const after = app.game.at(JSON.parse(app.game.history()).length);
+  try {
+    after.play(text);
+    return JSON.parse(after.notation()).at(-1);
+  } catch {
+    return text;
+  } finally {
+    after.free();
+  }
+}
+
 /** The move list: a button a move, numbered in pairs; a click shows the game after that move. */
 function showMoves() {
   const texts = moveTexts();
@@ -515,8 +528,10 @@ function onEngineReply(event) {
     app.engineLine = { words: `Level ${app.level} claimed ${app.game.cellName(reply.cell)}.`, raw: `${reply.ms} ms` };
     playMove(reply.cell);
   } else {
+    const who = `${sideName(app.game.turn())} (${app.players[app.game.turn()]})`;
+    const san = moveName(reply.move);
     app.engineLine = {
-      words: reply.words,
+      words: `${who} played ${san}: ${reply.words}.`,
       raw: `${reply.move}  score ${reply.score}  depth ${reply.depth}  ${reply.nodes} nodes  ${reply.ms} ms`,
     };
     playMove(reply.move);
