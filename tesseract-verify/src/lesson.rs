@@ -331,7 +331,7 @@ struct State {
 }
 
 /// Whether the goal is met just after a move of the learner (`pos` has the other side to move).
-fn goal_met(goal: &Goal, pos: &Position, pieces: &[Cell]) -> bool {
+pub(crate) fn goal_met(goal: &Goal, pos: &Position, pieces: &[Cell]) -> bool {
     match goal {
         Goal::CaptureAll => pos.pieces().all(|(_, p)| p.color == pos.turn().other() || p.role == Role::King),
         Goal::Reach(cell) => pieces.contains(cell),
@@ -342,7 +342,7 @@ fn goal_met(goal: &Goal, pos: &Position, pieces: &[Cell]) -> bool {
 
 /// The learner's position after the other side passes: `pos` with the learner to move again, rebuilt and
 /// validated from plain data. `None` if that is not a valid position (the other king is attacked).
-fn pass(pos: &Position, learner: Color) -> Option<Position> {
+pub(crate) fn pass(pos: &Position, learner: Color) -> Option<Position> {
     let mut setup = pos.to_setup();
     setup.turn = learner;
     setup.en_passant = None;

@@ -84,6 +84,7 @@ pub mod mate;
 pub mod records;
 pub mod selfcheck;
 pub mod study;
+pub mod tutor;
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]

@@ -1,0 +1,333 @@
+//! Playing the studies and the lessons: what a page, a terminal game or a binding needs to let a person
+//! solve a study or follow a lesson, with every answer from the same code that proves them.
+//!
+//! - [`StudyPlay`]: the learner plays White's moves of a [`Study`]; each move is checked by the mate
+//!   solver ([`MateSolver`]): a move that still mates within the moves left is answered by the longest
+//!   defence (the study's own main line where it is one of them), a move that does not is answered by a
+//!   refutation (a defence after which no mate comes in time), shown to the learner, who may take the
+//!   pair back and try again. [`StudyPlay::hint`] names the piece that moves next in a solution.
+//! - [`LessonPlay`]: the learner moves the taught pieces of a [`Lesson`], the other side passes, as
+//!   [`crate::lesson::verify`] explores it; the goal is checked after each move.
+//!
+//! # Examples
+//! ```
+//! use tesseract_verify::{study, tutor::{StudyPlay, StudyReply}};
+//! let studies = study::shipped()?;
+//! let mut play = StudyPlay::new(studies[0].clone());
+//! let key = studies[0].key;
+//! assert_eq!(play.hint()?, key.from);
+//! assert_eq!(play.play(key)?, StudyReply::Solved { moves: 1 });
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use tesseract_board::{Cell, Color, Move, Position};
+use tesseract_movegen::legal_moves;
+
+use crate::lesson::{Lesson, goal_met, pass};
+use crate::mate::{MateSolver, SearchAborted};
+use crate::study::Study;
+
+/// The solver's node budget for one answer: enough for every shipped study's wrong first moves (mate in
+/// at most 4), small enough that a page answers in seconds.
+pub const ANSWER_NODES: u64 = 20_000_000;
+
+/// Why a move of the learner was not taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TutorError {
+    /// The move is not a legal move of the learner here (or not a move of a taught piece, in a lesson).
+    #[error("{0} is not a move you can play here")]
+    NotAllowed(String),
+    /// The study or lesson is already over (solved, failed, or the goal met): take back or start again.
+    #[error("this is over: take the last move back or start again")]
+    Over,
+    /// The solver needed more than [`ANSWER_NODES`] to answer.
+    #[error("checking that move needs more than {ANSWER_NODES} nodes: {0}")]
+    TooHard(SearchAborted),
+}
+
+impl From<SearchAborted> for TutorError {
+    fn from(e: SearchAborted) -> TutorError {
+        TutorError::TooHard(e)
+    }
+}
+
+/// The answer to a move of the learner in a study.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StudyReply {
+    /// The move mates: the study is solved in `moves` moves of White.
+    Solved {
+        /// White's moves played, this one included.
+        moves: u32,
+    },
+    /// The move keeps the mate in time; Black plays this defence (already on the board).
+    Defence(Move),
+    /// The move lets Black escape: this defence (already on the board) avoids mate within the moves left,
+    /// or, when `defence` is `None`, the moves are used up without mate (or Black is stalemated).
+    Refuted {
+        /// Black's answer, played on the board; `None` when Black has no move or no move is needed.
+        defence: Option<Move>,
+    },
+}
+
+/// A study being solved: the position, the moves played, and the solver that judges them.
+#[derive(Debug)]
+pub struct StudyPlay {
+    study: Study,
+    pos: Position,
+    moves: Vec<Move>,
+    failed: bool,
+    solved: bool,
+    solver: MateSolver,
+}
+
+impl StudyPlay {
+    /// The study at its start, White to move.
+    pub fn new(study: Study) -> StudyPlay {
+        let pos = study.position.clone();
+        StudyPlay {
+            study,
+            pos,
+            moves: Vec::new(),
+            failed: false,
+            solved: false,
+            solver: MateSolver::with_node_limit(ANSWER_NODES),
+        }
+    }
+
+    /// The study.
+    pub fn study(&self) -> &Study {
+        &self.study
+    }
+
+    /// The position on the board now.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played, White's and Black's, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// White's moves played so far.
+    pub fn white_moves(&self) -> u32 {
+        self.moves.len().div_ceil(2) as u32
+    }
+
+    /// White's moves left to give mate in (`n` less those played).
+    pub fn moves_left(&self) -> u32 {
+        self.study.n.saturating_sub(self.white_moves())
+    }
+
+    /// Whether the study is solved (White has mated in time).
+    pub fn is_solved(&self) -> bool {
+        self.solved
+    }
+
+    /// Whether the last move was refuted (take it back with [`StudyPlay::take_back`]).
+    pub fn is_failed(&self) -> bool {
+        self.failed
+    }
+
+    /// Whether the moves played so far are the study's main line.
+    fn on_main_line(&self) -> bool {
+        self.study.line.starts_with(&self.moves)
+    }
+
+    /// The cell of the piece that moves next in a solution: the main line's where the game follows it,
+    /// else the first move the solver finds that still mates in time.
+    ///
+    /// # Errors
+    /// [`TutorError::Over`] when the study is solved or failed, [`TutorError::TooHard`] when the solver
+    /// runs out of nodes.
+    pub fn hint(&mut self) -> Result<Cell, TutorError> {
+        if self.solved || self.failed {
+            return Err(TutorError::Over);
+        }
+        if self.on_main_line() {
+            if let Some(m) = self.study.line.get(self.moves.len()) {
+                return Ok(m.from);
+            }
+        }
+        self.solver.clear();
+        let keys = self.solver.keys(&self.pos, self.moves_left())?;
+        keys.first().map(|m| m.from).ok_or(TutorError::Over)
+    }
+
+    /// Plays White's move `m` and Black's answer (see [`StudyReply`]).
+    ///
+    /// # Errors
+    /// [`TutorError::NotAllowed`] for a move that is not legal, [`TutorError::Over`] after a mate or a
+    /// refutation, [`TutorError::TooHard`] if the solver runs out of nodes (nothing is played then).
+    pub fn play(&mut self, m: Move) -> Result<StudyReply, TutorError> {
+        if self.solved || self.failed {
+            return Err(TutorError::Over);
+        }
+        if !legal_moves(&self.pos).contains(&m) {
+            return Err(TutorError::NotAllowed(tesseract_board::TextMove::from_move(m, &self.pos).to_string()));
+        }
+        let left = self.moves_left() - 1; // White's moves after this one
+        let main_line = self.on_main_line();
+        let mut after = self.pos.clone();
+        after.make(m);
+        let replies = legal_moves(&after);
+        if replies.is_empty() {
+            let mate = after.is_check();
+            self.commit(m, None);
+            if mate {
+                self.solved = true;
+                return Ok(StudyReply::Solved { moves: self.white_moves() });
+            }
+            self.failed = true;
+            return Ok(StudyReply::Refuted { defence: None });
+        }
+        if left == 0 {
+            self.commit(m, None);
+            self.failed = true;
+            return Ok(StudyReply::Refuted { defence: None });
+        }
+        self.solver.clear();
+        let defences = self.solver.defences(&after, left)?;
+        // A defence that escapes mate in time refutes the move; else the longest defence is played, the
+        // study's own where it is one of the longest.
+        if let Some(&(d, _)) = defences.iter().find(|(_, len)| len.is_none()) {
+            self.commit(m, Some(d));
+            self.failed = true;
+            return Ok(StudyReply::Refuted { defence: Some(d) });
+        }
+        let longest = defences.iter().filter_map(|(_, len)| *len).max().unwrap_or(0);
+        let planned = main_line.then(|| self.study.line.get(self.moves.len() + 1).copied()).flatten();
+        let d = planned
+            .filter(|p| defences.iter().any(|(d, len)| d == p && *len == Some(longest)))
+            .or_else(|| defences.iter().find(|(_, len)| *len == Some(longest)).map(|(d, _)| *d))
+            .expect("a position with legal moves has a defence");
+        self.commit(m, Some(d));
+        Ok(StudyReply::Defence(d))
+    }
+
+    fn commit(&mut self, m: Move, defence: Option<Move>) {
+        self.pos.make(m);
+        self.moves.push(m);
+        if let Some(d) = defence {
+            self.pos.make(d);
+            self.moves.push(d);
+        }
+    }
+
+    /// Takes back White's last move and Black's answer to it; false when no move was played.
+    pub fn take_back(&mut self) -> bool {
+        if self.moves.is_empty() {
+            return false;
+        }
+        let keep = (self.white_moves() as usize - 1) * 2;
+        self.moves.truncate(keep);
+        self.pos = self.study.position.clone();
+        for &m in &self.moves {
+            self.pos.make(m);
+        }
+        self.failed = false;
+        self.solved = false;
+        true
+    }
+}
+
+/// A lesson being followed: the learner's moves of the taught pieces, the other side passing.
+#[derive(Clone, Debug)]
+pub struct LessonPlay {
+    lesson: Lesson,
+    pos: Position,
+    pieces: Vec<Cell>,
+    moves: Vec<Move>,
+    done: bool,
+}
+
+impl LessonPlay {
+    /// The lesson at its start.
+    pub fn new(lesson: Lesson) -> LessonPlay {
+        let pos = lesson.position.clone();
+        let pieces = lesson.pieces.clone();
+        LessonPlay { lesson, pos, pieces, moves: Vec::new(), done: false }
+    }
+
+    /// The lesson.
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    /// The position on the board now (after the goal is met, the position just after the last move).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The cells of the taught pieces now.
+    pub fn pieces(&self) -> &[Cell] {
+        &self.pieces
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Whether the goal is met.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The moves the learner may play now: the legal moves of the taught pieces (none once done).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.done {
+            return Vec::new();
+        }
+        legal_moves(&self.pos).into_iter().filter(|m| self.pieces.contains(&m.from)).collect()
+    }
+
+    /// Plays the learner's move; returns whether the goal is met.
+    ///
+    /// # Errors
+    /// [`TutorError::NotAllowed`] for a move that is not a legal move of a taught piece (or one that
+    /// would attack the other king before the goal, which the lesson's proof rules out),
+    /// [`TutorError::Over`] once the goal is met.
+    pub fn play(&mut self, m: Move) -> Result<bool, TutorError> {
+        if self.done {
+            return Err(TutorError::Over);
+        }
+        let text = tesseract_board::TextMove::from_move(m, &self.pos).to_string();
+        if !self.legal_moves().contains(&m) {
+            return Err(TutorError::NotAllowed(text));
+        }
+        let learner: Color = self.pos.turn();
+        let mut pos = self.pos.clone();
+        pos.make(m);
+        let mut pieces: Vec<Cell> = self.pieces.iter().copied().filter(|&c| c != m.from).collect();
+        if m.promotion.is_none() {
+            pieces.push(m.to);
+            pieces.sort();
+        }
+        let done = goal_met(&self.lesson.goal, &pos, &pieces);
+        let next = if done { Some(pos) } else { pass(&pos, learner) };
+        let Some(next) = next else { return Err(TutorError::NotAllowed(text)) };
+        self.pos = next;
+        self.pieces = pieces;
+        self.moves.push(m);
+        self.done = done;
+        Ok(done)
+    }
+
+    /// Starts the lesson again.
+    pub fn restart(&mut self) {
+        *self = LessonPlay::new(self.lesson.clone());
+    }
+}
+
+impl fmt::Display for StudyReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StudyReply::Solved { moves } => write!(f, "solved in {moves}"),
+            StudyReply::Defence(_) => f.write_str("defence"),
+            StudyReply::Refuted { .. } => f.write_str("refuted"),
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Playing the shipped studies and lessons as a learner does, each answer checked by an independent
+//! query: a fresh solver without a node limit, or the lesson's own proof.
+
+use tesseract_board::{Move, Position};
+use tesseract_movegen::{Legal, legal_moves};
+use tesseract_verify::lesson::{self, LessonCheck};
+use tesseract_verify::mate::MateSolver;
+use tesseract_verify::study;
+use tesseract_verify::tutor::{LessonPlay, StudyPlay, StudyReply, TutorError};
+
+fn parse(pos: &Position, text: &str) -> Move {
+    pos.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn every_study_solved_along_its_main_line_with_its_own_defences() {
+    for s in study::shipped().unwrap() {
+        let mut play = StudyPlay::new(s.clone());
+        assert_eq!(play.hint().unwrap(), s.key.from, "study {}: the hint lights the key's piece", s.name);
+        for (i, pair) in s.line.chunks(2).enumerate() {
+            let reply = play.play(pair[0]).unwrap();
+            match pair.get(1) {
+                Some(&d) => assert_eq!(reply, StudyReply::Defence(d), "study {} move {}", s.name, i + 1),
+                None => assert_eq!(reply, StudyReply::Solved { moves: s.n }, "study {}", s.name),
+            }
+        }
+        assert!(play.is_solved());
+        assert_eq!(play.play(s.key), Err(TutorError::Over));
+    }
+}
+
+#[test]
+fn a_wrong_first_move_is_refuted_by_a_defence_a_fresh_solver_confirms() {
+    for s in study::shipped().unwrap() {
+        let wrong = legal_moves(&s.position).into_iter().find(|&m| m != s.key).expect("more than one move");
+        let mut play = StudyPlay::new(s.clone());
+        let reply = play.play(wrong).unwrap();
+        assert!(play.is_failed(), "study {}: {reply:?}", s.name);
+        let StudyReply::Refuted { defence } = reply else { panic!("study {}: {reply:?}", s.name) };
+        // Independently: after the wrong move and the refutation, White cannot mate within n − 1.
+        let mut pos = s.position.clone();
+        pos.make(wrong);
+        if let Some(d) = defence {
+            pos.make(d);
+            assert!(
+                !MateSolver::new().mates_within(&pos, s.n - 1).unwrap(),
+                "study {}: the refutation is no refutation",
+                s.name
+            );
+        }
+        // Taken back, the study starts again and the key solves it.
+        assert!(play.take_back());
+        assert_eq!(play.position().fen(), s.position.fen());
+        assert!(!play.is_failed() && play.moves().is_empty());
+        assert!(matches!(play.play(s.key).unwrap(), StudyReply::Defence(_) | StudyReply::Solved { .. }));
+    }
+}
+
+#[test]
+fn an_illegal_move_is_refused_and_changes_nothing() {
+    let s = study::shipped().unwrap().remove(0);
+    let mut play = StudyPlay::new(s.clone());
+    let illegal = Move::new(s.key.to, s.key.from);
+    assert!(matches!(play.play(illegal), Err(TutorError::NotAllowed(_))));
+    assert!(play.moves().is_empty());
+    assert!(!play.take_back());
+}
+
+#[test]
+fn every_lesson_followed_to_its_goal_by_its_proven_solution() {
+    for l in lesson::shipped().unwrap() {
+        let report = lesson::verify(&l, LessonCheck::Fast);
+        assert!(report.passed(), "{report}");
+        let mut play = LessonPlay::new(l.clone());
+        let legal = play.legal_moves();
+        assert!(!legal.is_empty() && legal.iter().all(|m| l.pieces.contains(&m.from)), "lesson {}", l.name);
+        // A move of a piece the lesson does not teach is refused.
+        if let Some(other) = legal_moves(&l.position).into_iter().find(|m| !l.pieces.contains(&m.from)) {
+            assert!(matches!(play.play(other), Err(TutorError::NotAllowed(_))), "lesson {}", l.name);
+        }
+        for (i, text) in report.solution.iter().enumerate() {
+            let m = parse(play.position(), text);
+            let done = play.play(m).unwrap();
+            assert_eq!(done, i + 1 == report.solution.len(), "lesson {} move {}", l.name, i + 1);
+        }
+        assert!(play.is_done() && play.legal_moves().is_empty());
+        assert!(play.moves().len() as u32 <= l.bound);
+        play.restart();
+        assert_eq!(play.position().fen(), l.position.fen());
+    }
+}
