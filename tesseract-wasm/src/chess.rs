@@ -346,7 +346,7 @@ fn played_here(pos: &Position) -> Result<(), String> {
 }
 
 /// The JSON object of a legal move `m` of `pos`.
-fn move_entry(pos: &Position, m: Move) -> Value {
+pub(crate) fn move_entry(pos: &Position, m: Move) -> Value {
     let g = pos.geometry();
     let text = TextMove::from_move(m, pos);
     let to = g.cell(text.to()).unwrap_or(m.to);

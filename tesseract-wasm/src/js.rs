@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{Chess, Engine, Online, TacToe};
+use crate::{Chess, Engine, LessonGame, Online, StudyGame, TacToe};
 
 /// An `Err(message)` as a JavaScript `Error` with that message.
 fn throw<T>(result: Result<T, String>) -> Result<T, JsError> {
@@ -17,6 +17,124 @@ fn throw<T>(result: Result<T, String>) -> Result<T, JsError> {
 #[wasm_bindgen(js_name = pieceSvg)]
 pub fn piece_svg(letter: &str, dims: f64) -> Result<String, JsError> {
     throw(crate::piece_svg(letter, dims))
+}
+
+/// The twelve studies of tesseract-verify, as JSON.
+#[wasm_bindgen]
+pub fn studies() -> String {
+    crate::study_list()
+}
+
+/// The eight lessons of tesseract-verify, as JSON.
+#[wasm_bindgen]
+pub fn lessons() -> String {
+    crate::lesson_list()
+}
+
+/// A study being solved.
+#[wasm_bindgen(js_name = Study)]
+#[derive(Debug)]
+pub struct JsStudy(StudyGame);
+
+#[wasm_bindgen(js_class = Study)]
+impl JsStudy {
+    /// Study `number` (1 to 12); throws on another number.
+    #[wasm_bindgen(constructor)]
+    pub fn new(number: f64) -> Result<JsStudy, JsError> {
+        throw(StudyGame::new(number)).map(JsStudy)
+    }
+
+    /// TFEN of the position now.
+    pub fn fen(&self) -> String {
+        self.0.fen()
+    }
+
+    /// JSON array of the move texts played.
+    pub fn moves(&self) -> String {
+        self.0.moves()
+    }
+
+    /// White's moves left to mate in.
+    #[wasm_bindgen(js_name = movesLeft)]
+    pub fn moves_left(&self) -> u32 {
+        self.0.moves_left()
+    }
+
+    /// Plays White's move and Black's answer; JSON {"reply", "white", "defence", "defenceName", "moves"}.
+    pub fn play(&mut self, text: &str) -> Result<String, JsError> {
+        throw(self.0.play(text))
+    }
+
+    /// The cell of the piece to move next in a solution.
+    pub fn hint(&mut self) -> Result<u32, JsError> {
+        throw(self.0.hint())
+    }
+
+    /// Takes back White's last move and Black's answer.
+    #[wasm_bindgen(js_name = takeBack)]
+    pub fn take_back(&mut self) -> bool {
+        self.0.take_back()
+    }
+
+    /// Whether the study is solved.
+    pub fn solved(&self) -> bool {
+        self.0.solved()
+    }
+
+    /// Whether the last move was refuted.
+    pub fn failed(&self) -> bool {
+        self.0.failed()
+    }
+}
+
+/// A lesson being followed.
+#[wasm_bindgen(js_name = Lesson)]
+#[derive(Debug)]
+pub struct JsLesson(LessonGame);
+
+#[wasm_bindgen(js_class = Lesson)]
+impl JsLesson {
+    /// Lesson `number` (1 to 8); throws on another number.
+    #[wasm_bindgen(constructor)]
+    pub fn new(number: f64) -> Result<JsLesson, JsError> {
+        throw(LessonGame::new(number)).map(JsLesson)
+    }
+
+    /// TFEN of the position now.
+    pub fn fen(&self) -> String {
+        self.0.fen()
+    }
+
+    /// JSON array of the moves of the taught piece on `cell` (as Chess.movesFrom).
+    #[wasm_bindgen(js_name = movesFrom)]
+    pub fn moves_from(&self, cell: f64) -> Result<String, JsError> {
+        throw(self.0.moves_from(cell))
+    }
+
+    /// JSON array of the taught pieces' cells.
+    pub fn pieces(&self) -> String {
+        self.0.pieces()
+    }
+
+    /// Plays the learner's move; whether the goal is met.
+    pub fn play(&mut self, text: &str) -> Result<bool, JsError> {
+        throw(self.0.play(text))
+    }
+
+    /// The moves played.
+    pub fn count(&self) -> u32 {
+        self.0.count()
+    }
+
+    /// Whether the goal is met.
+    pub fn done(&self) -> bool {
+        self.0.done()
+    }
+
+    /// Starts again.
+    pub fn restart(&mut self) {
+        self.0.restart();
+    }
 }
 
 /// A game of chess: 4D Tesseract, classic chess or Chess960.

@@ -51,6 +51,21 @@
 //!   static recordFromPgn(text: string): string         // the first game of a PGN text as GameRecord JSON
 //! }
 //! function pieceSvg(letter: string, dims: number): string  // a piece's picture: an SVG document, 45×45 (tesseract_board::pieces)
+//! function studies(): string                             // JSON [{"number", "title", "n", "idea", "fen", "key", "line"}]: tesseract-verify's twelve
+//! function lessons(): string                             // JSON [{"number", "title", "teaches", "explain", "goal", "target", "bound", "fen", "pieces"}]
+//! class Study {                                  // a study being solved (tesseract_verify::tutor::StudyPlay)
+//!   constructor(number: number)                        // 1 to 12
+//!   fen(): string; moves(): string; movesLeft(): number; solved(): boolean; failed(): boolean
+//!   play(text: string): string                         // JSON {"reply": "defence" | "solved" | "refuted", "white", "defence", "defenceName", "moves"}
+//!   hint(): number                                     // the cell of the piece to move next in a solution
+//!   takeBack(): boolean                                // White's last move and Black's answer
+//! }
+//! class Lesson {                                 // a lesson being followed (tesseract_verify::tutor::LessonPlay)
+//!   constructor(number: number)                        // 1 to 8
+//!   fen(): string; movesFrom(cell: number): string; pieces(): string; count(): number; done(): boolean
+//!   play(text: string): boolean                        // whether the goal is met; throws on a move the lesson does not allow
+//!   restart(): void
+//! }
 //! class Engine {
 //!   constructor()
 //!   think(game: Chess, tier: string): string           // JSON {"move", "score": "cp 23" | "mate 3" | "mate -2", "depth", "nodes", "ms", "words"}
@@ -154,13 +169,15 @@ mod engine;
 pub mod js;
 mod online;
 mod tactoe;
+mod tutor;
 
 pub use args::MAX_SEED;
-pub use chess::piece_svg;
 pub use chess::Chess;
+pub use chess::piece_svg;
 pub use engine::Engine;
 pub use online::{MAX_INVITATION, Online};
 pub use tactoe::TacToe;
+pub use tutor::{LessonGame, StudyGame, lesson_list, study_list};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]

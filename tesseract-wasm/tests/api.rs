@@ -421,7 +421,10 @@ fn the_engine_plays_a_legal_move_and_the_same_one_for_the_same_seed() {
         // The score in words names the side that is better, or says the game is even, and the depth.
         let words = a["words"].as_str().unwrap();
         let depth = format!("looking {} move", a["depth"]);
-        assert!(words.contains(&depth) && (words.contains("is better by about") || words.starts_with("about even")), "{words}");
+        assert!(
+            words.contains(&depth) && (words.contains("is better by about") || words.starts_with("about even")),
+            "{words}"
+        );
         // The same engine again, and a new one: the same move.
         assert_eq!(think(&mut engine, &game, "beginner")["move"], mv.as_str());
         assert_eq!(think(&mut Engine::new(), &game, "beginner")["move"], mv.as_str());
@@ -593,7 +596,10 @@ fn pgn_round_trips_through_the_record() {
     // A PGN from elsewhere: names that are not players are humans, no Seed tag is seed 0.
     let other = "[Event \"?\"]\n[White \"Morphy\"]\n[Black \"Duke\"]\n\n1. e4 e5 2. Nf3 d6 *\n";
     let value = json(&Chess::record_from_pgn(other).unwrap());
-    assert_eq!((value["white"].as_str(), value["black"].as_str(), value["seed"].as_u64()), (Some("human"), Some("human"), Some(0)));
+    assert_eq!(
+        (value["white"].as_str(), value["black"].as_str(), value["seed"].as_u64()),
+        (Some("human"), Some("human"), Some(0))
+    );
     assert_eq!(value["moves"], json(r#"["e2e4","e7e5","g1f3","d7d6"]"#));
     // A Chess960 and a 4D game.
     let mut c = Chess::start("chess960:0", 3.0).unwrap();
@@ -643,7 +649,9 @@ fn tactoe_hover_hints() {
     assert_eq!(hints["player"], "X");
     let lines = hints["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 13);
-    assert!(lines.iter().all(|l| l["held"] == 1 && l["cells"].as_array().unwrap().contains(&json(&corner.to_string()))));
+    assert!(
+        lines.iter().all(|l| l["held"] == 1 && l["cells"].as_array().unwrap().contains(&json(&corner.to_string())))
+    );
     // The centre has no lines; bad arguments are refused.
     assert_eq!(json(&game.hints(40.0, "X").unwrap())["lines"], json("[]"));
     assert!(game.hints(81.0, "X").is_err());

@@ -1,0 +1,257 @@
+//! [`StudyGame`] and [`LessonGame`]: the twelve studies and the eight lessons of `tesseract-verify`, played
+//! as a learner plays them ([`tesseract_verify::tutor`]), in the shape of the JavaScript classes `Study`
+//! and `Lesson`. The studies and lessons are the crate's own (`study::shipped`, `lesson::shipped`): the
+//! page has no copy of them.
+#![forbid(unsafe_code)]
+
+use serde_json::{Value, json};
+use tesseract_board::{Cell, Move, Position, TextMove};
+use tesseract_movegen::Legal;
+use tesseract_movegen::san::SanPlus;
+use tesseract_verify::lesson::{self, Goal, Lesson};
+use tesseract_verify::study::{self, Study};
+use tesseract_verify::tutor::{LessonPlay, StudyPlay, StudyReply};
+
+use crate::args;
+use crate::chess::move_entry;
+
+fn studies() -> Vec<Study> {
+    study::shipped().expect("the shipped studies are read by tesseract-verify's own tests")
+}
+
+fn lessons() -> Vec<Lesson> {
+    lesson::shipped().expect("the shipped lessons are read by tesseract-verify's own tests")
+}
+
+/// The long form of a move (RULES.md §4) where it is played.
+fn readable(pos: &Position, m: Move) -> String {
+    SanPlus::from_move(pos, m).to_string()
+}
+
+/// The studies as a JSON array, in order: `{"number", "name", "title", "n", "idea", "fen", "key", "line"}`
+/// (`key` and `line` in the long form: the proven solution, for a page that shows it after the learner).
+pub fn study_list() -> String {
+    let list: Vec<Value> = studies()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut pos = s.position.clone();
+            let line: Vec<String> = s
+                .line
+                .iter()
+                .map(|&m| {
+                    let t = readable(&pos, m);
+                    pos.make(m);
+                    t
+                })
+                .collect();
+            json!({
+                "number": i + 1, "name": s.name, "title": s.title, "n": s.n, "idea": s.idea,
+                "fen": s.position.fen(), "key": line[0], "line": line,
+            })
+        })
+        .collect();
+    Value::Array(list).to_string()
+}
+
+/// The lessons as a JSON array, in order: `{"number", "name", "title", "teaches", "explain", "goal",
+/// "target", "bound", "fen", "pieces"}`: `goal` is `capture`, `reach`, `check` or `promote`, `target` the
+/// cell to reach (or `null`), `pieces` the taught pieces' cells.
+pub fn lesson_list() -> String {
+    let list: Vec<Value> = lessons()
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (goal, target) = goal_parts(&l.goal);
+            json!({
+                "number": i + 1, "name": l.name, "title": l.title, "teaches": l.teaches.name_in(4),
+                "explain": l.explain, "goal": goal, "target": target, "bound": l.bound, "fen": l.position.fen(),
+                "pieces": l.pieces.iter().map(|c| c.index()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Value::Array(list).to_string()
+}
+
+fn goal_parts(goal: &Goal) -> (&'static str, Option<usize>) {
+    match goal {
+        Goal::CaptureAll => ("capture", None),
+        Goal::Reach(c) => ("reach", Some(c.index())),
+        Goal::Check => ("check", None),
+        Goal::Promote => ("promote", None),
+    }
+}
+
+/// The study or lesson numbered `number` (from 1) of `len`.
+fn pick(number: f64, len: usize, what: &str) -> Result<usize, String> {
+    args::whole_below(number - 1.0, len)
+        .ok_or_else(|| format!("there are {len} {what}s, numbered 1 to {len}; not {number}"))
+}
+
+/// A move text of the learner in `pos`, checked for form; legality is the tutor's to judge.
+fn parse(pos: &Position, text: &str) -> Result<Move, String> {
+    if text.len() > 32 {
+        return Err("a move text has at most 32 characters".to_string());
+    }
+    pos.parse_move(text).map_err(|e| e.to_string())
+}
+
+/// A study being solved (see [`StudyPlay`]).
+#[derive(Debug)]
+pub struct StudyGame {
+    play: StudyPlay,
+}
+
+impl StudyGame {
+    /// Study `number` (1 to 12) at its start.
+    ///
+    /// # Errors
+    /// A number that is not one of the studies'.
+    pub fn new(number: f64) -> Result<StudyGame, String> {
+        let mut all = studies();
+        let i = pick(number, all.len(), "study")?;
+        Ok(StudyGame { play: StudyPlay::new(all.swap_remove(i)) })
+    }
+
+    /// The position now, as TFEN.
+    pub fn fen(&self) -> String {
+        self.play.position().fen()
+    }
+
+    /// The move texts played so far (White's and Black's), as a JSON array.
+    pub fn moves(&self) -> String {
+        let mut pos = self.play.study().position.clone();
+        let texts: Vec<Value> = self
+            .play
+            .moves()
+            .iter()
+            .map(|&m| {
+                let t = TextMove::from_move(m, &pos).to_string();
+                pos.make(m);
+                Value::String(t)
+            })
+            .collect();
+        Value::Array(texts).to_string()
+    }
+
+    /// White's moves left to mate in.
+    pub fn moves_left(&self) -> u32 {
+        self.play.moves_left()
+    }
+
+    /// Plays White's move and Black's answer: JSON `{"reply": "defence" | "solved" | "refuted", "white":
+    /// text, "defence": text | null, "defenceName": the long form | null, "moves": White's moves played}`.
+    ///
+    /// # Errors
+    /// Text that is not a move, a move that is not legal, a study already over (take back first), or
+    /// a move the solver could not judge within its node budget; nothing is played then.
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        let m = parse(self.play.position(), text)?;
+        let white = TextMove::from_move(m, self.play.position()).to_string();
+        let mut after = self.play.position().clone();
+        after.make(m);
+        let reply = self.play.play(m).map_err(|e| e.to_string())?;
+        let (kind, defence) = match reply {
+            StudyReply::Solved { .. } => ("solved", None),
+            StudyReply::Defence(d) => ("defence", Some(d)),
+            StudyReply::Refuted { defence } => ("refuted", defence),
+        };
+        Ok(json!({
+            "reply": kind,
+            "white": white,
+            "defence": defence.map(|d| TextMove::from_move(d, &after).to_string()),
+            "defenceName": defence.map(|d| readable(&after, d)),
+            "moves": self.play.white_moves(),
+        })
+        .to_string())
+    }
+
+    /// The cell of the piece to move next in a solution.
+    ///
+    /// # Errors
+    /// The study is over, or the solver ran out of nodes.
+    pub fn hint(&mut self) -> Result<u32, String> {
+        self.play.hint().map(|c| c.index() as u32).map_err(|e| e.to_string())
+    }
+
+    /// Takes back White's last move and Black's answer; false when none was played.
+    pub fn take_back(&mut self) -> bool {
+        self.play.take_back()
+    }
+
+    /// Whether the study is solved.
+    pub fn solved(&self) -> bool {
+        self.play.is_solved()
+    }
+
+    /// Whether the last move was refuted.
+    pub fn failed(&self) -> bool {
+        self.play.is_failed()
+    }
+}
+
+/// A lesson being followed (see [`LessonPlay`]).
+#[derive(Clone, Debug)]
+pub struct LessonGame {
+    play: LessonPlay,
+}
+
+impl LessonGame {
+    /// Lesson `number` (1 to 8) at its start.
+    ///
+    /// # Errors
+    /// A number that is not one of the lessons'.
+    pub fn new(number: f64) -> Result<LessonGame, String> {
+        let mut all = lessons();
+        let i = pick(number, all.len(), "lesson")?;
+        Ok(LessonGame { play: LessonPlay::new(all.swap_remove(i)) })
+    }
+
+    /// The position now, as TFEN (the learner to move, or just after the move that met the goal).
+    pub fn fen(&self) -> String {
+        self.play.position().fen()
+    }
+
+    /// The moves of the taught piece on `cell`, as the JSON array of `Chess.movesFrom`.
+    ///
+    /// # Errors
+    /// `cell` is not a cell of the 5⁴ board.
+    pub fn moves_from(&self, cell: f64) -> Result<String, String> {
+        let pos = self.play.position();
+        let cell = args::cell(cell, pos.geometry().cells())?;
+        let from = Cell::new(cell as u16);
+        let list: Vec<Value> =
+            self.play.legal_moves().into_iter().filter(|m| m.from == from).map(|m| move_entry(pos, m)).collect();
+        Ok(Value::Array(list).to_string())
+    }
+
+    /// The taught pieces' cells now, as a JSON array.
+    pub fn pieces(&self) -> String {
+        json!(self.play.pieces().iter().map(|c| c.index()).collect::<Vec<_>>()).to_string()
+    }
+
+    /// Plays the learner's move; returns whether the goal is met.
+    ///
+    /// # Errors
+    /// Text that is not a move, a move that is not a legal move of a taught piece, or a lesson already
+    /// done; nothing is played then.
+    pub fn play(&mut self, text: &str) -> Result<bool, String> {
+        let m = parse(self.play.position(), text)?;
+        self.play.play(m).map_err(|e| e.to_string())
+    }
+
+    /// The moves played.
+    pub fn count(&self) -> u32 {
+        self.play.moves().len() as u32
+    }
+
+    /// Whether the goal is met.
+    pub fn done(&self) -> bool {
+        self.play.is_done()
+    }
+
+    /// Starts again.
+    pub fn restart(&mut self) {
+        self.play.restart();
+    }
+}
