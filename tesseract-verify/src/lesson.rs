@@ -34,7 +34,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tesseract_board::{CastlingMode, Cell, Color, Move, Position, Role, TextMove};
 use tesseract_movegen::{legal_moves, naive};
@@ -288,7 +288,7 @@ pub struct LessonReport {
     pub solution: Vec<String>,
     /// Every fault (at most one of each kind); empty when the lesson passes.
     pub faults: Vec<LessonFault>,
-    /// Wall time.
+    /// Wall time (zero in a web page: see [`verify`]'s clock).
     pub elapsed: Duration,
 }
 
@@ -376,10 +376,24 @@ fn naive_moves(pos: &Position, pieces: &[Cell]) -> Vec<Move> {
     v
 }
 
+/// A stopwatch for [`LessonReport::elapsed`]. On `wasm32-unknown-unknown` (a web page), where
+/// `std::time::Instant` panics, it reads zero.
+fn clock() -> impl Fn() -> Duration {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
+        let start = std::time::Instant::now();
+        move || start.elapsed()
+    }
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        || Duration::ZERO
+    }
+}
+
 /// Explores every state of `lesson` and proves it winnable within its bound and free of dead ends (see
 /// the module docs).
 pub fn verify(lesson: &Lesson, check: LessonCheck) -> LessonReport {
-    let started = Instant::now();
+    let started = clock();
     let learner = lesson.position.turn();
     let mut report = LessonReport {
         name: lesson.name.clone(),
@@ -401,7 +415,7 @@ pub fn verify(lesson: &Lesson, check: LessonCheck) -> LessonReport {
     if met_at_start {
         report.faults.push(LessonFault::GoalAtStart);
         report.states = 1;
-        report.elapsed = started.elapsed();
+        report.elapsed = started();
         return report;
     }
     let mut states: Vec<State> = vec![State {
@@ -458,7 +472,7 @@ pub fn verify(lesson: &Lesson, check: LessonCheck) -> LessonReport {
                     if j >= MAX_STATES {
                         report.faults.push(LessonFault::TooManyStates);
                         report.states = states.len();
-                        report.elapsed = started.elapsed();
+                        report.elapsed = started();
                         return report;
                     }
                     let next_pos = if goal { Some(pos.clone()) } else { pass(&pos, learner) };
@@ -526,7 +540,7 @@ pub fn verify(lesson: &Lesson, check: LessonCheck) -> LessonReport {
             d -= 1;
         }
     }
-    report.elapsed = started.elapsed();
+    report.elapsed = started();
     report
 }
 

@@ -31,6 +31,12 @@ pub fn lessons() -> String {
     crate::lesson_list()
 }
 
+/// The shortest way through a lesson, as a JSON array of move texts (from the lesson's proof).
+#[wasm_bindgen(js_name = lessonSolution)]
+pub fn lesson_solution(number: f64) -> Result<String, JsError> {
+    throw(crate::lesson_solution(number))
+}
+
 /// A study being solved.
 #[wasm_bindgen(js_name = Study)]
 #[derive(Debug)]

@@ -51,8 +51,9 @@
 //!   static recordFromPgn(text: string): string         // the first game of a PGN text as GameRecord JSON
 //! }
 //! function pieceSvg(letter: string, dims: number): string  // a piece's picture: an SVG document, 45×45 (tesseract_board::pieces)
-//! function studies(): string                             // JSON [{"number", "title", "n", "idea", "fen", "key", "line"}]: tesseract-verify's twelve
+//! function studies(): string                             // JSON [{"number", "title", "n", "idea", "fen", "key", "line", "lineText"}]: tesseract-verify's twelve
 //! function lessons(): string                             // JSON [{"number", "title", "teaches", "explain", "goal", "target", "bound", "fen", "pieces"}]
+//! function lessonSolution(number: number): string        // JSON array of move texts: the shortest way through, from the lesson's proof
 //! class Study {                                  // a study being solved (tesseract_verify::tutor::StudyPlay)
 //!   constructor(number: number)                        // 1 to 12
 //!   fen(): string; moves(): string; movesLeft(): number; solved(): boolean; failed(): boolean
@@ -177,7 +178,7 @@ pub use chess::piece_svg;
 pub use engine::Engine;
 pub use online::{MAX_INVITATION, Online};
 pub use tactoe::TacToe;
-pub use tutor::{LessonGame, StudyGame, lesson_list, study_list};
+pub use tutor::{LessonGame, StudyGame, lesson_list, lesson_solution, study_list};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]

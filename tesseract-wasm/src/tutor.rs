@@ -28,26 +28,26 @@ fn readable(pos: &Position, m: Move) -> String {
     SanPlus::from_move(pos, m).to_string()
 }
 
-/// The studies as a JSON array, in order: `{"number", "name", "title", "n", "idea", "fen", "key", "line"}`
-/// (`key` and `line` in the long form: the proven solution, for a page that shows it after the learner).
+/// The studies as a JSON array, in order: `{"number", "name", "title", "n", "idea", "fen", "key", "line",
+/// "lineText"}` (`key` and `line` in the long form, `lineText` as move texts: the proven main line).
 pub fn study_list() -> String {
     let list: Vec<Value> = studies()
         .iter()
         .enumerate()
         .map(|(i, s)| {
             let mut pos = s.position.clone();
-            let line: Vec<String> = s
+            let (line, texts): (Vec<String>, Vec<String>) = s
                 .line
                 .iter()
                 .map(|&m| {
-                    let t = readable(&pos, m);
+                    let t = (readable(&pos, m), TextMove::from_move(m, &pos).to_string());
                     pos.make(m);
                     t
                 })
-                .collect();
+                .unzip();
             json!({
                 "number": i + 1, "name": s.name, "title": s.title, "n": s.n, "idea": s.idea,
-                "fen": s.position.fen(), "key": line[0], "line": line,
+                "fen": s.position.fen(), "key": line[0], "line": line, "lineText": texts,
             })
         })
         .collect();
@@ -80,6 +80,18 @@ fn goal_parts(goal: &Goal) -> (&'static str, Option<usize>) {
         Goal::Check => ("check", None),
         Goal::Promote => ("promote", None),
     }
+}
+
+/// The shortest way through lesson `number` (1 to 8), as move texts: the solution tesseract-verify's
+/// proof of the lesson finds (about a second: every state of the lesson is explored).
+///
+/// # Errors
+/// A number that is not one of the lessons'.
+pub fn lesson_solution(number: f64) -> Result<String, String> {
+    let all = lessons();
+    let i = pick(number, all.len(), "lesson")?;
+    let report = lesson::verify(&all[i], lesson::LessonCheck::Fast);
+    Ok(json!(report.solution).to_string())
 }
 
 /// The study or lesson numbered `number` (from 1) of `len`.

@@ -1,12 +1,30 @@
 // The engine in a Web Worker, so the page never freezes while it thinks. One message in, one out:
 //   {id, kind: 'chess', record, tier}  ->  {id, ok: true, move, score, depth, nodes, ms}
 //   {id, kind: 'tactoe', text, level}  ->  {id, ok: true, cell, ms}
+//   {id, kind: 'study', number, whites, action: 'play', text}
+//                                      ->  {id, ok: true, reply: the JSON of Study.play, fen}
+//   {id, kind: 'study', number, whites, action: 'hint'}  ->  {id, ok: true, cell}
+//     (a study's answers need the mate solver, seconds at worst: here, not on the page. `whites` are
+//     White's moves so far; the worker keeps the study between messages and rebuilds it when they differ)
 //   on any error                       ->  {id, ok: false, error}
 // The page stops a search by terminating the worker and starting a new one.
 
 import { loadWasm } from './wasm.js';
 
 let engine = null; // keeps its transposition table between moves
+let study = null; // {key: JSON of [number, whites], game: Study}
+
+/** The study `number` after White's moves `whites` (each answered as when it was first played). */
+function studyAt(api, number, whites) {
+  const key = JSON.stringify([number, whites]);
+  if (study?.key !== key) {
+    study?.game.free();
+    const game = new api.Study(number);
+    for (const w of whites) game.play(w);
+    study = { key, game };
+  }
+  return study.game;
+}
 
 self.onmessage = async (event) => {
   const { id, kind } = event.data;
@@ -29,6 +47,15 @@ self.onmessage = async (event) => {
         self.postMessage({ id, ok: true, cell, ms: Math.round(performance.now() - started) });
       } finally {
         game.free();
+      }
+    } else if (kind === 'study') {
+      const { number, whites, action, text } = event.data;
+      const game = studyAt(api, number, whites);
+      if (action === 'hint') self.postMessage({ id, ok: true, cell: game.hint() });
+      else {
+        const reply = JSON.parse(game.play(text));
+        study.key = JSON.stringify([number, [...whites, text]]);
+        self.postMessage({ id, ok: true, reply, fen: game.fen() });
       }
     } else {
       throw new Error(`unknown request kind ${JSON.stringify(kind)}`);

@@ -46,7 +46,8 @@ export class GridView {
    * Draws `state`: {dims, n, cells: string (a char a cell: piece letter, '.', 'X'/'O'/'#' for Four Tac
    * Toe), tactoe, selected, targets: [{cell, capture}], last: {from, to} | null, check: cell | -1,
    * lines: [{cells, player}], flipped: turned for Black, hover: the cell under the pointer or -1,
-   * hints: [{cells}] (Four Tac Toe's live lines through the hovered cell)}.
+   * hints: [{cells}] (Four Tac Toe's live lines through the hovered cell), goal: a lesson's cell to reach
+   * or -1}.
    */
   draw(state) {
     const { dims, n } = state;
@@ -78,6 +79,13 @@ export class GridView {
       fillCell(state.last.to, COLOURS.last);
     }
     if (state.check >= 0) fillCell(state.check, COLOURS.check);
+    if (state.goal >= 0) {
+      // A lesson's cell to reach: a green frame.
+      const [x, y, size] = L.rect(cellCoords(state.goal));
+      ctx.strokeStyle = '#1a8f3c';
+      ctx.lineWidth = Math.max(2, L.cell / 7);
+      ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, size - ctx.lineWidth, size - ctx.lineWidth);
+    }
     if (state.selected >= 0) fillCell(state.selected, COLOURS.selected);
 
     // Pieces and marks.

@@ -9,6 +9,7 @@ import { coords } from './layout.js';
 import { OnlinePanel } from './online.js';
 import { Synth } from './sound.js';
 import { PieceSet } from './pieces.js';
+import { Learn, moveName as nameOf } from './learn.js';
 
 const PLAYERS = ['human', 'beginner', 'club', 'expert', 'master'];
 const $ = (id) => document.getElementById(id);
@@ -41,7 +42,12 @@ const app = {
   engineLine: null, // the last engine reply {words, raw}, cleared on a new game
   synth: new Synth(),
   pieces: null, // the SVG piece set (PieceSet), once the WebAssembly module is loaded
+  learn: null, // the Learn panel (lessons and studies); its `current`, when not null, owns the game shown
+  asks: new Map(), // worker requests of the Learn panel in flight: id -> {resolve, reject}
 };
+
+/** Whether a lesson or a study is shown. */
+const learning = () => app.learn !== null && app.learn.current !== null;
 
 /** Whether an online match is shown (the board is then its mirror, moved by the session). */
 const online = () => app.online !== null && app.online.session !== null;
@@ -86,6 +92,7 @@ function drawState() {
     lines: [],
     flipped: bottomSide() === 'b',
     hover: app.hover,
+    goal: learning() ? app.learn.target() : -1,
   };
 }
 
@@ -94,6 +101,7 @@ function drawState() {
 function bottomSide() {
   let side = 'w';
   if (online()) side = app.online.session.color();
+  else if (learning()) side = 'w';
   else if (app.mode !== 'tactoe' && app.players.b === 'human' && app.players.w !== 'human') side = 'b';
   if (app.flip) side = side === 'w' ? 'b' : 'w';
   return side;
@@ -151,7 +159,7 @@ function updatePanel() {
   }
   if (app.request) text += ' (the engine is thinking…)';
   // Online, the match panel says which game it is; offline the status line does.
-  $('status').textContent = online() ? app.online.status() : `${gameName()}: ${text}`;
+  $('status').textContent = online() ? app.online.status() : learning() ? app.learn.status() : `${gameName()}: ${text}`;
   $('error').textContent = app.error;
   showEngineLine();
   showMoves();
@@ -163,20 +171,13 @@ function updatePanel() {
 /** The texts of the moves played: SAN in 2D, the long form in 4D, cell names in Four Tac Toe. */
 function moveTexts() {
   const g = app.game;
+  if (learning() && app.learn.names()) return app.learn.names();
   return app.mode === 'tactoe' ? app.claims.map((c) => g.cellName(c)) : JSON.parse(g.notation());
 }
 
 /** The readable name (SAN, or the long form in 4D) of the legal move `text` in the game as it stands. */
 function moveName(text) {
-  const after = app.game.at(JSON.parse(app.game.history()).length);
-  try {
-    after.play(text);
-    return JSON.parse(after.notation()).at(-1);
-  } catch {
-    return text;
-  } finally {
-    after.free();
-  }
+  return nameOf(app.game, text);
 }
 
 /** The move list: a button a move, numbered in pairs; a click shows the game after that move. */
@@ -250,7 +251,7 @@ function showEngineLine() {
 /** The end of a game: who won, why, and the moves in PGN to copy. */
 function showResult() {
   const box = $('result');
-  if (!over()) {
+  if (!over() || learning()) {
     box.hidden = true;
     return;
   }
@@ -281,14 +282,14 @@ function showResult() {
 
 /** Buttons that change the game on the board are off while an online match owns it, or while the past is shown. */
 function showControls() {
-  const match = online();
+  const match = online() || learning();
   for (const id of ['undo', 'load-label', 'position-set', 'new']) {
     const el = $(id);
     el.classList.toggle('off', match);
     if ('disabled' in el) el.disabled = match;
   }
   $('load').disabled = match;
-  $('new').title = match ? 'Leave the online match first' : '';
+  $('new').title = online() ? 'Leave the online match first' : learning() ? 'Leave the lesson or study first' : '';
   $('save-pgn').hidden = app.mode === 'tactoe';
   $('position-label').firstChild.textContent =
     app.mode === 'tactoe' ? 'Position (Four Tac Toe text) ' : 'Position (FEN or TFEN) ';
@@ -298,6 +299,11 @@ function showControls() {
 function announce() {
   const g = app.game;
   if (!g) return;
+  if (learning()) {
+    // The Learn panel says what each move was (a study's move and its answer come together).
+    app.seen = { plies: -2, pieces: 0 };
+    return;
+  }
   const plies = app.mode === 'tactoe' ? app.claims.length : JSON.parse(g.history()).length;
   const board = app.mode === 'tactoe' ? g.owners() : g.board();
   const pieces = [...board].filter((ch) => ch !== '.' && ch !== '#').length;
@@ -330,6 +336,12 @@ function fail(message) {
 // ----------------------------------------------------------------------------------------------- games
 
 function freeGame() {
+  app.learn?.close();
+  dropGame();
+}
+
+/** Frees the game shown (the Learn panel keeps its lesson or study). */
+function dropGame() {
   stopEngine();
   app.past?.free();
   app.past = null;
@@ -400,6 +412,7 @@ function showSetupFields(mode = app.mode) {
 
 /** Who moves now: 'human' or the engine's tier (chess) or level (Four Tac Toe). */
 function mover() {
+  if (learning()) return 'human';
   if (app.mode === 'tactoe') return app.game.toMove() === 'O' ? app.level : 'human';
   return app.players[app.game.turn()];
 }
@@ -409,11 +422,23 @@ function over() {
   // Online, the match's session says when the game is over: a repetition or the 50-move rule ends it only
   // when a player claims it (offline, the page claims for both, as the engine does).
   if (online()) return app.online.over();
+  if (learning()) return app.learn.over();
   return app.game.status() !== undefined;
 }
 
 /** Plays a move text (chess) or claims a cell (Four Tac Toe) for whoever is to move. */
 function playMove(move) {
+  if (learning()) {
+    app.selected = -1;
+    app.targets = new Map();
+    hidePromotion();
+    app.learn.play(move, app.game).then((sound) => {
+      if (sound) app.synth.play(sound);
+      refresh();
+    });
+    refresh();
+    return;
+  }
   if (online()) {
     // The session checks and sends the move, then plays it on the board shown.
     if (app.online.play(move)) app.error = '';
@@ -488,6 +513,12 @@ function worker() {
 }
 
 function stopEngine() {
+  for (const { reject } of app.asks.values()) reject(new Error('stopped'));
+  if (app.asks.size && app.worker) {
+    app.worker.terminate();
+    app.worker = null;
+  }
+  app.asks.clear();
   if (app.request && app.worker) {
     // A search cannot be interrupted from outside the worker: end the worker (a new one starts on demand).
     app.worker.terminate();
@@ -512,8 +543,24 @@ function maybeEngine() {
   updatePanel();
 }
 
+/** Sends the worker a request of the Learn panel; resolves with its reply, rejects with its error. */
+function ask(message) {
+  const id = ++app.sequence;
+  return new Promise((resolve, reject) => {
+    app.asks.set(id, { resolve, reject });
+    worker().postMessage({ id, ...message });
+  });
+}
+
 function onEngineReply(event) {
   const reply = event.data;
+  const asked = app.asks.get(reply.id);
+  if (asked) {
+    app.asks.delete(reply.id);
+    if (reply.ok) asked.resolve(reply);
+    else asked.reject(new Error(reply.error));
+    return;
+  }
   if (reply.id !== app.request) return; // an answer to a game that has since changed
   app.request = 0;
   const elapsed = Math.round(performance.now() - app.requestStarted);
@@ -553,6 +600,7 @@ function onCell(cell) {
   }
   if (!app.game || over() || mover() !== 'human' || app.request) return;
   if (online() && !app.online.myMove()) return;
+  if (learning() && !app.learn.canMove()) return;
   if (app.mode === 'tactoe') {
     if (app.game.canClaim(cell)) playMove(cell);
     return;
@@ -564,7 +612,8 @@ function onCell(cell) {
     return;
   }
   hidePromotion();
-  const moves = cell === null || cell === app.selected ? [] : JSON.parse(app.game.movesFrom(cell));
+  const moves =
+    cell === null || cell === app.selected ? [] : JSON.parse((learning() && app.learn.movesFrom(cell)) || app.game.movesFrom(cell));
   // A piece was chosen and the click is neither one of its moves nor another piece that moves: illegal.
   if (app.selected >= 0 && cell !== null && cell !== app.selected && moves.length === 0) app.synth.play('illegal');
   app.selected = moves.length ? cell : -1;
@@ -906,6 +955,10 @@ function exposeForTests() {
     get saved() {
       return app.saved;
     },
+    /** The Learn panel's state (lessons and studies). */
+    learn() {
+      return app.learn ? app.learn.snapshot() : null;
+    },
     /** Four Tac Toe's hover hint: the live lines lit through the hovered cell. */
     hints() {
       return app.mode === 'tactoe' ? drawState().hints : [];
@@ -991,6 +1044,36 @@ async function start() {
   showToggles();
   app.pieces = new PieceSet(app.api, render);
   newGame();
+  app.learn = new Learn({
+    api: app.api,
+    /** Shows a lesson's or study's position on a board of its own (4D, both sides played by the page). */
+    show(fen) {
+      leaveOnline();
+      dropGame();
+      app.game = app.api.Chess.fromText(fen, 1);
+      app.mode = 'tesseract';
+      app.players = { w: 'human', b: 'human' };
+      app.error = '';
+      syncForm();
+      refresh();
+    },
+    undo(plies) {
+      for (let i = 0; i < plies; i++) app.game.undo();
+      app.selected = -1;
+      app.targets = new Map();
+      refresh();
+    },
+    select(cell) {
+      app.selected = -1;
+      onCell(cell);
+    },
+    refresh,
+    ask,
+    leave() {
+      app.learn.close();
+      newGame();
+    },
+  });
   app.online = new OnlinePanel({
     api: app.api,
     /** Shows an online match's board: `chess` (its mirror) becomes the page's game. */

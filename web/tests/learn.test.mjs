@@ -1,0 +1,173 @@
+// The tutorial and the studies in a real browser (Debian's chromium, headless): the first visit's offer,
+// lesson 1 completed by clicks, study 1 solved by clicks, a wrong key refuted and taken back, the hint,
+// and progress that survives a reload. The lessons' solutions and the studies' keys come from
+// tesseract-verify (through the same WebAssembly build, loaded here in node), never from the page.
+//
+// Run: bash scripts/web.sh --build && (cd web && node --test tests/)
+// Env: CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (a folder to write the pictures into).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './browser.mjs';
+import { initSync, Chess, studies, lessons, lessonSolution } from '../pkg/tesseract_wasm.js';
+
+const WEB = fileURLToPath(new URL('..', import.meta.url));
+initSync({ module: readFileSync(join(WEB, 'pkg', 'tesseract_wasm_bg.wasm')) });
+const SHOTS = process.env.SCREENSHOTS || mkdtempSync(join(tmpdir(), 'tesseract-learn-'));
+mkdirSync(SHOTS, { recursive: true });
+
+let server;
+let address;
+let browser;
+let page;
+
+before(async () => {
+  server = spawn(process.execPath, [join(WEB, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  address = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/serving (http:\S+)/);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+  });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  page = await context.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err));
+  await page.goto(address);
+  await page.waitForFunction(() => window.__tesseract?.ready, null, { timeout: 30_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+const state = () => page.evaluate(() => window.__tesseract.state());
+const learn = () => page.evaluate(() => window.__tesseract.learn());
+const settled = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+async function clickCell(cell) {
+  const p = await page.evaluate((c) => window.__tesseract.clientPoint(c), cell);
+  assert.ok(p, `cell ${cell} is drawn`);
+  await page.mouse.click(p.x, p.y);
+  await settled();
+}
+
+/** The cells of a move text (the library's own entry for it, in the position `fen` with its history). */
+function cellsOf(game, text) {
+  const m = JSON.parse(game.legalMoves()).find((e) => e.text === text);
+  assert.ok(m, `${text} is legal`);
+  return m;
+}
+
+/** Plays `text` by two clicks, as a person does. */
+async function clickMove(game, text) {
+  const m = cellsOf(game, text);
+  await clickCell(m.from);
+  await clickCell(m.to);
+}
+
+const notBusy = () => page.waitForFunction(() => !window.__tesseract.learn().busy, null, { timeout: 120_000 });
+
+test('a first visit is offered the tutorial, which opens lesson 1', async () => {
+  assert.equal(await page.isVisible('#welcome'), true);
+  await page.click('#welcome-start');
+  const l = await learn();
+  assert.deepEqual([l.kind, l.number], ['lesson', 1]);
+  assert.equal(await page.isVisible('#welcome'), false);
+  const first = JSON.parse(lessons())[0];
+  assert.equal(await page.textContent('#learn-text'), first.explain);
+  assert.equal((await state()).cells, Chess.fromText(first.fen, 1).board());
+  await page.screenshot({ path: join(SHOTS, 'lesson.png') });
+});
+
+test('lesson 1 completed by clicks along the proof\'s solution; only the taught piece moves', async () => {
+  const first = JSON.parse(lessons())[0];
+  // A piece the lesson does not teach lights nothing.
+  const board = Chess.fromText(first.fen, 1);
+  const other = JSON.parse(board.legalMoves()).find((m) => !first.pieces.includes(m.from));
+  if (other) {
+    await clickCell(other.from);
+    assert.equal((await state()).selected, -1);
+  }
+  for (const text of JSON.parse(lessonSolution(1))) {
+    const fen = await page.evaluate(() => window.__tesseract.state().text);
+    await clickMove(Chess.fromText(fen, 1), text);
+  }
+  const l = await learn();
+  assert.equal(l.over, true);
+  assert.match(l.message, /^Done in \d+ move/);
+  assert.ok(l.progress.lessons['1'] >= 1);
+});
+
+test('study 1 solved by clicks, with the hint; a wrong key refuted and taken back', async () => {
+  const study = JSON.parse(studies())[0];
+  await page.click('#study-list button[data-number="1"]');
+  let l = await learn();
+  assert.deepEqual([l.kind, l.number], ['study', 1]);
+  assert.match(await page.textContent('#status'), new RegExp(`mates in ${study.n}`));
+  const start = Chess.fromText(study.fen, 1);
+  const key = cellsOf(start, study.lineText[0]);
+  // The hint lights the key's piece.
+  await page.click('#learn-hint');
+  await notBusy();
+  assert.equal((await state()).selected, key.from);
+  await clickCell(key.from); // unselect
+  // A wrong first move: Black's refutation is played and named, and the study is over until taken back.
+  const wrong = JSON.parse(start.legalMoves()).find((m) => m.text !== study.lineText[0] && m.from !== key.from);
+  await clickMove(start, wrong.text);
+  await notBusy();
+  l = await learn();
+  assert.equal(l.over, true);
+  assert.match(l.message, /Take back and try again/);
+  await page.screenshot({ path: join(SHOTS, 'study-refuted.png') });
+  await page.click('#learn-back');
+  assert.equal((await state()).cells, start.board());
+  // The key and the main line to mate.
+  const played = Chess.fromText(study.fen, 1);
+  for (let i = 0; i < study.lineText.length; i += 2) {
+    await clickMove(played, study.lineText[i]);
+    await notBusy();
+    played.play(study.lineText[i]);
+    if (i + 1 < study.lineText.length) played.play(study.lineText[i + 1]);
+  }
+  l = await learn();
+  assert.equal(l.over, true);
+  assert.match(l.message, new RegExp(`^Solved in ${study.n}!`));
+  assert.equal((await state()).cells, played.board());
+  assert.equal(l.progress.studies['1'], study.n);
+  await page.screenshot({ path: join(SHOTS, 'study-solved.png') });
+});
+
+test('progress survives a reload, and the welcome is not offered again', async () => {
+  await page.reload();
+  await page.waitForFunction(() => window.__tesseract?.ready, null, { timeout: 30_000 });
+  const l = await learn();
+  assert.equal(l.kind, null);
+  assert.equal(l.progress.studies['1'], JSON.parse(studies())[0].n);
+  assert.ok(l.progress.lessons['1'] >= 1);
+  assert.equal(await page.textContent('#study-list button[data-number="1"]'), '1 ✓');
+  assert.equal(await page.textContent('#lesson-list button[data-number="1"]'), '1 ✓');
+  assert.equal(await page.isVisible('#welcome'), false);
+});
+
+test('every lesson and study on the page is tesseract-verify\'s, and each opens', async () => {
+  assert.equal(await page.locator('#lesson-list button').count(), 8);
+  assert.equal(await page.locator('#study-list button').count(), 12);
+  for (const [kind, list] of [['lesson', JSON.parse(lessons())], ['study', JSON.parse(studies())]]) {
+    for (const item of list) {
+      await page.click(`#${kind}-list button[data-number="${item.number}"]`);
+      assert.equal((await state()).cells, Chess.fromText(item.fen, 1).board(), `${kind} ${item.number}`);
+    }
+  }
+  await page.click('#learn-leave');
+  assert.equal((await learn()).kind, null);
+});
