@@ -117,6 +117,15 @@
 //! # let _ = EndReason::ALL;
 //! ```
 //!
+//! # Words for people
+//!
+//! [`describe`] says a score as a player reads it, naming the side that stands better:
+//! ```
+//! use tesseract_board::Color;
+//! use tesseract_search::{Score, describe};
+//! assert_eq!(describe(Score::Cp(-170), 6, Color::Black), "White is better by about 1.7 pawns, looking 6 moves ahead");
+//! ```
+//!
 //! # Feature flags
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`GameRecord`], [`Player`] and [`Tier`] (game records saved
@@ -135,6 +144,7 @@ mod see;
 mod tier;
 pub mod time;
 pub mod tt;
+pub mod words;
 
 pub use game::{Game, GameRecord, ParsePlayerError, Player, RecordError};
 pub use search::{
@@ -145,6 +155,7 @@ pub use tesseract_movegen::{GameEnd, Termination};
 pub use tier::{ParseTierError, Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
+pub use words::describe;
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]
