@@ -3,16 +3,16 @@
 //!
 //! ```text
 //! # once per player: a long-term key, and the identity to give the peer
-//! cargo run --release --features wire --example online -- --key alice.key --print-identity
+//! cargo run --release --features redis --example online -- --key alice.key --print-identity
 //! # a game link: a match id and an invitation secret, to share privately
-//! cargo run --release --features wire --example online -- --new-link
+//! cargo run --release --features redis --example online -- --new-link
 //! # each player, in their own terminal
-//! cargo run --release --features wire --example online -- --redis redis://127.0.0.1:6379 --match ID --color white \
+//! cargo run --release --features redis --example online -- --redis redis://127.0.0.1:6379 --match ID --color white \
 //!     --key alice.key --peer BOB_IDENTITY [--state alice.state] [--auto --seed 1]
-//! cargo run --release --features wire --example online -- --redis redis://127.0.0.1:6379 --match ID --color black \
+//! cargo run --release --features redis --example online -- --redis redis://127.0.0.1:6379 --match ID --color black \
 //!     --key bob.key --peer ALICE_IDENTITY [--auto --seed 2]
 //! # both players in one process, through a relay that drops, duplicates, reorders, corrupts and injects
-//! cargo run --release --features wire --example online -- --local --faults drop=100,dup=100,reorder=50,corrupt=10,inject=10 --seed 7
+//! cargo run --release --features redis --example online -- --local --faults drop=100,dup=100,reorder=50,corrupt=10,inject=10 --seed 7
 //! ```
 //!
 //! **Authenticating the peer.** The relay (Redis and anyone who can publish on it) is not trusted, so each

@@ -3,17 +3,26 @@
 //! ```text
 //! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
-//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard]
+//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard] [--verbose]
 //! ```
 //!
+//! The engine plays at the beginner tier unless `--tier` says otherwise (the page's default opponent too).
 //! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
-//! the row of boards and w the column; a 2D game as the usual diagram. Playing Black against the engine,
-//! the board is turned for you (the picture by 180°: `Diagram::from_side` of tesseract-board); `flip`
-//! turns it either way. `history` lists the moves as a reader writes them (SAN in 2D, the long form of
+//! the row of boards and w the column; a 2D game as the usual diagram. It is drawn from the side of the
+//! person at the keyboard: playing Black (`--color black`, or `--black human` against an engine, or a
+//! loaded game where only Black is human) the board is turned for you (the picture by 180°:
+//! `Diagram::from_side` of tesseract-board), and from White's side when both sides or neither are people;
+//! `flip` turns it either way. `history` lists the moves as a reader writes them (SAN in 2D, the long form of
 //! RULES.md §4 in 3D and 4D: `tesseract_movegen::san::numbered`), then as typed. Moves are typed in the text of
 //! RULES.md §4: eight digits from-xyzw to-xyzw in 4D (`22132313`, `24132513Q`), UCI in 2D (`e2e4`,
-//! `e7e8q`). Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
+//! `e7e8q`), or as `history` writes them (the long form `Y2213-2313` in 4D, SAN such as `e4` or `Nf3` in
+//! 2D). A cell alone (`2213`) is answered with what a move looks like and `moves 2213`, which lists that
+//! piece's moves. Type `help` for the commands: list or highlight a piece's legal moves, undo, save and load
 //! a game record (JSON: start position, seed, players, moves; the engine's moves replay identically).
+//! After each engine move one line says what it played and what it thinks, in words
+//! (`tesseract_search::describe`): `Black (beginner) plays Y2453-2353 — Black is better by about 0.4 pawns,
+//! looking 2 moves ahead, 0.1 s.`; `--verbose` also prints each iteration of its search (depth, score,
+//! nodes, time, principal variation) as it finishes.
 //! Colors are used when stdout is a terminal, unless `--no-color` or `NO_COLOR` is set. A tier's
 //! wall-clock guard (2 to 3.5 s) stops the engine on a busy or slow machine before its node budget, and
 //! the move then differs from what `load FILE verify` re-thinks; `--no-time-guard` always searches the
@@ -43,8 +52,9 @@ use std::sync::atomic::Ordering;
 use clap::Parser;
 use tesseract::board::picture::Diagram;
 use tesseract::board::svg::Picture;
-use tesseract::board::{Cell, Color, Move, Position, TextMove, start};
+use tesseract::board::{Cell, Color, Move, Position, TextMove, TextMoveError, start};
 use tesseract::movegen::pgn::{PgnError, PgnGame};
+use tesseract::movegen::san::SanError;
 use tesseract::movegen::{MoveError, legal_moves, san, text_line_string};
 use tesseract::search::{Game, GameRecord, Info, Player, Score, Searcher, StopReason, Tier};
 
@@ -65,8 +75,8 @@ struct Args {
     /// 0..=959).
     #[arg(long, default_value = "standard")]
     start: String,
-    /// The engine's tier: beginner, club, expert or master.
-    #[arg(long, default_value = "club")]
+    /// The engine's tier: beginner, club, expert or master (beginner, as on the page, unless said).
+    #[arg(long, default_value = "beginner")]
     tier: String,
     /// The color you play against the engine.
     #[arg(long, default_value = "white")]
@@ -93,12 +103,16 @@ struct Args {
     /// on any machine however busy (a save then always verifies), at the cost of long waits on a slow one.
     #[arg(long)]
     no_time_guard: bool,
+    /// Print each iteration of the engine's search (depth, score, nodes, time, principal variation), not
+    /// only the one line a move that says what it played and what it thinks.
+    #[arg(long)]
+    verbose: bool,
 }
 
 const HELP: &str = "\
 Commands:
-  MOVE              play a move: 8 digits from-xyzw to-xyzw in 4D (22132313, promotion 24132513Q),
-                    UCI in 2D (e2e4, e7e8q)
+  MOVE              play a move: 8 digits from-xyzw to-xyzw in 4D (22132313, promotion 24132513Q)
+                    or the long form (Y2213-2313); UCI (e2e4, e7e8q) or SAN (e4, Nf3) in 2D
   moves             list every legal move, by piece
   moves CELL        list and highlight the moves of the piece on CELL (xyzw digits in 4D, e2 in 2D)
   board             draw the board again
@@ -131,6 +145,8 @@ struct Ui {
     side: Color,
     /// Whether the tier's wall-clock guard may stop the engine before its budget.
     guard: bool,
+    /// Whether each iteration of the engine's search is printed (`--verbose`).
+    verbose: bool,
     out: std::io::Stdout,
     input: Input,
 }
@@ -142,6 +158,35 @@ fn mover_at(start: &Position, ply: usize) -> Color {
 
 fn player_of(color: Color, players: &[Player; 2]) -> Player {
     players[color.index()]
+}
+
+/// The side the board is drawn from: the person's, so Black's when only Black is a person; White's when
+/// both sides or neither are people.
+fn side_of(players: &[Player; 2]) -> Color {
+    if matches!(players, [Player::Engine(_), Player::Human]) { Color::Black } else { Color::White }
+}
+
+/// A side's name at the start of a sentence.
+fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// What a move looks like on a board of `dims` axes, for the messages that answer a text that is none.
+fn move_forms(dims: usize) -> &'static str {
+    match dims {
+        2 => "UCI like e2e4 or e7e8q, or SAN like e4 or Nf3",
+        3 => {
+            "six digits from-xyz to-xyz like 221231 (a promotion letter Q R B N U after them when promoting), \
+             or the long form like Y221-231"
+        }
+        _ => {
+            "eight digits from-xyzw to-xyzw like 22132313 (a promotion letter Q R B N U D after them when \
+             promoting), or the long form like Y2213-2313"
+        }
+    }
 }
 
 /// The mailbox-free text of a cell: digits in 4D, algebraic in 2D.
@@ -226,6 +271,8 @@ impl Ui {
     fn engine_move(&mut self, tier: Tier) -> bool {
         let pos = self.game.position().clone();
         self.say(&format!("The {tier} engine is thinking..."));
+        let started = std::time::Instant::now();
+        let verbose = self.verbose;
         let watch = self.engines_only();
         let stop = self.searcher.stop_flag();
         self.input.watching.store(watch, Ordering::SeqCst);
@@ -234,6 +281,9 @@ impl Ui {
             // Also here: a `quit` read just before the search began, which lowered the flag.
             if watch && input.quit_pending() {
                 stop.store(true, Ordering::Relaxed);
+            }
+            if !verbose {
+                return;
             }
             // Each finished iteration, as it comes.
             outln!(
@@ -262,14 +312,25 @@ impl Ui {
                 tier.settings().time_guard.as_secs_f32()
             ));
         }
-        let text = move_text(&pos, m);
+        let seconds = started.elapsed().as_secs_f64();
+        let written = san::to_san(&pos, m);
         self.game.play(m).expect("the engine plays legal moves");
-        self.say(&format!(
-            "The engine plays {text} (depth {}, {} nodes, score {})",
-            result.depth,
-            result.nodes,
-            score_text(result.score)
-        ));
+        // One line a move: what was played, and the engine's judgement in words.
+        let mover = pos.turn();
+        let mut line = format!(
+            "{} ({tier}) plays {written} — {}, {seconds:.1} s.",
+            side_name(mover),
+            tesseract::search::describe(result.score, result.depth, mover)
+        );
+        if self.verbose {
+            line.push_str(&format!(
+                " Depth {}, {} nodes, score {}.",
+                result.depth,
+                result.nodes,
+                score_text(result.score)
+            ));
+        }
+        self.say(&line);
         true
     }
 
@@ -388,6 +449,8 @@ impl Ui {
             Ok(game) => {
                 self.game = game;
                 self.players = [record.white, record.black];
+                // A new game, drawn from its own person's side.
+                self.side = side_of(&self.players);
                 let mut text = format!(
                     "Loaded {path}: {} moves, {} vs {}, seed {}.",
                     record.moves.len(),
@@ -438,16 +501,29 @@ impl Ui {
         match self.game.play_text(text) {
             Ok(_) => self.say(&format!("{mover} plays {text}.")),
             Err(MoveError::Text { source, .. }) => {
-                let how = match self.game.position().geometry().dims() {
-                    2 => "UCI like e2e4 or e7e8q",
-                    3 => "six digits from-xyz to-xyz like 221231, plus a promotion letter Q R B N U when promoting",
-                    _ => {
-                        "eight digits from-xyzw to-xyzw like 22132313, plus a promotion letter Q R B N U D when promoting"
+                // Not the move text of RULES.md §4: perhaps the notation `history` writes (SAN in 2D, the
+                // long form elsewhere).
+                let pos = self.game.position().clone();
+                let dims = pos.geometry().dims();
+                match san::parse_move(&pos, text) {
+                    Ok(m) => {
+                        self.game.play(m).expect("a resolved move is legal");
+                        self.say(&format!("{mover} plays {text}."));
                     }
-                };
-                self.say(&format!(
-                    "{text:?} is not a move or a command ({source}). Moves are written as {how}; type help for the commands."
-                ));
+                    Err(_) if matches!(source, TextMoveError::Cell { .. }) && dims != 2 => {
+                        self.say(&format!(
+                            "{text:?} names a cell, not a move: a move names its from cell and then its to cell, \
+                             written as {}. Type `moves {text}` to list the moves of the piece on {text}.",
+                            move_forms(dims)
+                        ));
+                    }
+                    Err(SanError::Syntax(_)) => self.say(&format!(
+                        "{text:?} is not a move or a command ({source}). Moves are written as {}; type help for \
+                         the commands.",
+                        move_forms(dims)
+                    )),
+                    Err(e) => self.say(&format!("Illegal move: {e}. Type `moves` to list the legal moves.")),
+                }
             }
             Err(e) => self.say(&format!("Illegal move: {e}. Type `moves` to list the legal moves.")),
         }
@@ -517,11 +593,12 @@ fn main() -> ExitCode {
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let searcher = Searcher::new(1);
     let input = Input::stdin(searcher.stop_flag());
-    // The board is drawn from the person's side: Black's when only Black is a person.
-    let side = if matches!(players, [Player::Engine(_), Player::Human]) { Color::Black } else { Color::White };
+    // The board is drawn from the person's side: Black's when only Black is a person (`load` sets it again).
+    let side = side_of(&players);
     let guard = !args.no_time_guard;
-    let mut ui =
-        Ui { game: Game::new(pos, seed), players, searcher, color, side, guard, out: std::io::stdout(), input };
+    let verbose = args.verbose;
+    let out = std::io::stdout();
+    let mut ui = Ui { game: Game::new(pos, seed), players, searcher, color, side, guard, verbose, out, input };
     if let Some(path) = &args.load {
         if let Err(e) = ui.load(path, false) {
             eprintln!("error: {e}");

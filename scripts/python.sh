@@ -14,12 +14,15 @@ venv=target/py-venv
 python=${PYTHON:-python3}
 profile=${PROFILE:-ci}
 
+step() { printf '\n== %s\n' "$*"; }
+
 if ! "$venv/bin/python" -c 'import sys' 2>/dev/null; then
     rm -rf "$venv"
     # Debian's own python3 has no ensurepip until python3-venv is installed.
     if ! "$python" -c 'import ensurepip' 2>/dev/null; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
     fi
+    step "creating the virtual environment $venv (once)..."
     "$python" -m venv "$venv"
 fi
 # As an activated environment: the build backend runs the `maturin` executable from the PATH.
@@ -30,6 +33,8 @@ export PATH="$VIRTUAL_ENV/bin:$PATH"
 
 # --no-build-isolation: the maturin just installed builds it (no second download); --force-reinstall:
 # the same version number is installed again after a change.
+step "building the Python extension with maturin, profile $profile (first time: a few \
+minutes; pip install ./tesseract-py, in release, about 2.5 as the review measured)..."
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
     --force-reinstall --config-settings=build-args="--profile $profile" ./tesseract-py
 

@@ -28,13 +28,14 @@ if [[ "$(version_of wasm-bindgen)" == "$WASM_BINDGEN_VERSION" ]]; then
 else
     BINDGEN="$TARGET_DIR/tools/bin/wasm-bindgen"
     if [[ "$(version_of "$BINDGEN")" != "$WASM_BINDGEN_VERSION" ]]; then
-        step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TARGET_DIR/tools"
+        step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TARGET_DIR/tools: compiled from source, \
+once: nearly all of a first scripts/web.sh's 15 minutes, as the review measured it..."
         # Not --locked: the registry lacks a version its lock file names (webpki-roots 1.0.11).
         cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TARGET_DIR/tools"
     fi
 fi
 
-step "cargo build --release --target $TARGET -p tesseract-wasm"
+step "building the crates in WebAssembly (first time: about a minute; cargo build --release --target $TARGET -p tesseract-wasm)..."
 cargo build --release --target "$TARGET" -p tesseract-wasm
 
 step "$BINDGEN --target web --out-dir web/pkg"

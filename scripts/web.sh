@@ -15,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+step() { printf '\n== %s\n' "$*"; }
+
 port=
 mode=serve
 while [[ $# -gt 0 ]]; do
@@ -33,18 +35,21 @@ while [[ $# -gt 0 ]]; do
 done
 
 bash scripts/wasm.sh
+step "installing the page's npm packages (npm ci in web/; first time: the download)..."
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 
 case "$mode" in
     build) ;;
     test)
         if [[ -z "${CHROMIUM:-}" && ! -x /usr/bin/chromium ]]; then
+            step "installing Debian's chromium for the headless tests (apt-get; first time only)..."
             apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
         fi
         (cd web && node --test tests/)
         ;;
     serve) exec node web/serve.mjs --port "${port:-8080}" ;;
     online)
+        step "building tesseract-relay in release (first time: 2 to 6 minutes)..."
         cargo build --release -p tesseract-relay
         exec "${CARGO_TARGET_DIR:-target}/release/tesseract-relay" --static web --listen "127.0.0.1:${port:-8090}"
         ;;

@@ -40,10 +40,15 @@ fn tesseract_against_the_beginner() {
     assert!(text.contains("\"foo\" is not a move or a command"), "{text}");
     assert!(text.contains("Illegal move: from cell \"99999999\" is not on this board"), "{text}");
     assert!(text.contains("Illegal move: 22132314 is not a legal move here: that piece cannot move there"), "{text}");
-    // The engine thinks aloud, then plays.
+    // The engine says it is thinking, then plays: one line a move, in words (each iteration only with
+    // --verbose).
     assert!(text.contains("The beginner engine is thinking..."), "{text}");
-    assert!(text.contains("  depth  1  score"), "{text}");
-    assert!(text.contains("The engine plays "), "{text}");
+    assert!(!text.contains("  depth "), "{text}");
+    let engine_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("Black (beginner) plays ")).collect();
+    assert_eq!(engine_lines.len(), 2, "{text}");
+    for line in engine_lines {
+        assert!(summary_line_reads_well(line), "{line}");
+    }
     assert!(text.contains("Move taken back."), "{text}");
     assert!(text.contains("No moves yet."), "{text}");
     assert!(text.contains("Saved 2 moves to"), "{text}");
@@ -56,6 +61,26 @@ fn tesseract_against_the_beginner() {
     assert!(text.contains("Loaded "), "{text}");
     assert!(text.lines().any(|l| l.starts_with("22132313 ")), "{text}");
     std::fs::remove_file(&save).ok();
+}
+
+/// Whether an engine's line reads `Black (beginner) plays Y2453-2353 — Black is better by about 0.4 pawns,
+/// looking 2 moves ahead, 0.1 s.`: the move in the long form or SAN, the judgement in the words of
+/// `tesseract_search::describe`, the time in seconds.
+fn summary_line_reads_well(line: &str) -> bool {
+    let Some((head, tail)) = line.split_once(" — ") else { return false };
+    let mut words = head.split(' ');
+    let side = words.next().is_some_and(|w| w == "White" || w == "Black");
+    let tier = words.next().is_some_and(|w| w.starts_with('(') && w.ends_with(')'));
+    let plays = words.next() == Some("plays") && words.next().is_some_and(|m| !m.is_empty()) && words.next().is_none();
+    let Some(judgement) = tail.strip_suffix(" s.").and_then(|t| t.rsplit_once(", ")) else { return false };
+    let (words_part, seconds) = judgement;
+    let seconds = seconds.parse::<f64>().is_ok() && seconds.contains('.');
+    let said = words_part.starts_with("about even")
+        || words_part.starts_with("White is better by about ")
+        || words_part.starts_with("Black is better by about ")
+        || words_part.contains(" mates in ");
+    let looking = words_part.contains(" mates in ") || words_part.contains(", looking ");
+    side && tier && plays && seconds && said && looking
 }
 
 #[test]
@@ -341,9 +366,9 @@ fn long_lines_are_answered_and_skipped_without_being_kept() {
     assert!(text.contains("white plays e2e4."), "{text}");
 }
 
-/// Two master engines on the dense 4D start: once the first search has printed its third iteration, a
-/// `quit` (or the end of input) stops it at once: no later iteration is printed, and the program ends
-/// within a second (old: `quit` was seen only after the iteration under way, which on this board takes
+/// Two master engines on the dense 4D start (`--verbose`, so that each iteration is printed): once the
+/// first search has printed its third iteration, a `quit` (or the end of input) stops it at once: no later
+/// iteration is printed, and the program ends within a second (old: `quit` was seen only after the iteration under way, which on this board takes
 /// from a fraction of a second to the 3.5 s guard).
 #[test]
 fn quit_cuts_short_a_search_under_way() {
@@ -351,7 +376,18 @@ fn quit_cuts_short_a_search_under_way() {
     use std::time::{Duration, Instant};
     for by_eof in [false, true] {
         let mut child = Command::new(example("play"))
-            .args(["--start", "dense", "--white", "master", "--black", "master", "--seed", "1", "--no-color"])
+            .args([
+                "--start",
+                "dense",
+                "--white",
+                "master",
+                "--black",
+                "master",
+                "--seed",
+                "1",
+                "--no-color",
+                "--verbose",
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -395,7 +431,7 @@ fn quit_cuts_short_a_search_under_way() {
         let after: Vec<String> = lines.try_iter().collect();
         assert!(status.success(), "{after:?}");
         assert!(!after.iter().any(|l| l.contains("  depth ")), "eof {by_eof}: the search went on: {after:?}");
-        assert!(!after.iter().any(|l| l.contains("The engine plays")), "eof {by_eof}: {after:?}");
+        assert!(!after.iter().any(|l| l.contains(" (master) plays ")), "eof {by_eof}: {after:?}");
         assert!(stopped < Duration::from_secs(1), "eof {by_eof}: {stopped:?} from the quit to the end: {after:?}");
     }
 }
@@ -473,4 +509,194 @@ fn the_board_turns_for_black_and_history_reads_like_a_score_sheet() {
     let text = stdout(&out);
     assert!(text.contains("\n  h g f e d c b a\n"), "{text}");
     assert!(!text.contains("\n  a b c d e f g h\n"), "{text}");
+}
+
+/// The last 2D diagram printed before `text`'s last prompt: its eight rank lines top to bottom (`8 r n b …`)
+/// and its line of files.
+fn last_2d_diagram(text: &str) -> (Vec<String>, String) {
+    let lines: Vec<&str> = text.lines().collect();
+    let files = lines
+        .iter()
+        .rposition(|l| *l == "  a b c d e f g h" || *l == "  h g f e d c b a")
+        .unwrap_or_else(|| panic!("no 2D diagram: {text}"));
+    assert!(files >= 8, "{text}");
+    (lines[files - 8..files].iter().map(|l| l.to_string()).collect(), lines[files].to_string())
+}
+
+/// A cell line of a 4D diagram: the row of boards it is in (`z=3`), its y label, and the cells of each of
+/// the five boards left to right (`r n k n r`).
+#[derive(Debug)]
+struct CellLine {
+    z: String,
+    y: String,
+    boards: Vec<String>,
+}
+
+/// The last 4D diagram in `text`: the w of its columns left to right (`w=5`, …) and its cell lines top to
+/// bottom. It reads the layout, not a copy of it: a row of boards starts with its `z=N` label, each line
+/// of cells has five boards of a y label and five cells.
+fn last_4d_diagram(text: &str) -> (Vec<String>, Vec<CellLine>) {
+    let start = text.rfind("\n        w=").unwrap_or_else(|| panic!("no 4D diagram: {text}")) + 1;
+    let mut lines = text[start..].lines();
+    let columns: Vec<String> = lines.next().unwrap().split_whitespace().map(String::from).collect();
+    let mut cells = Vec::new();
+    let mut z = String::new();
+    for line in lines {
+        if line.starts_with("z=") {
+            z = line.split_whitespace().next().unwrap().to_string();
+        } else if !line.starts_with("      ") && !line.is_empty() {
+            break; // the words under the diagram
+        }
+        let tokens: Vec<&str> = line.get(6..).unwrap_or_default().split_whitespace().collect();
+        if tokens.len() == 30 && tokens[1].len() == 1 && !tokens[1].chars().all(|c| c.is_ascii_digit()) {
+            let boards: Vec<String> = tokens.chunks(6).map(|b| b[1..].join(" ")).collect();
+            cells.push(CellLine { z: z.clone(), y: tokens[0].to_string(), boards });
+        }
+    }
+    assert_eq!(columns.len(), 5, "{text}");
+    assert_eq!(cells.len(), 25, "{text}");
+    (columns, cells)
+}
+
+/// Issue 29: the board is drawn from the side of the person at the keyboard, from the first picture on:
+/// Black's back rank at the bottom for `--color black` (the engine, at the default beginner tier, opens),
+/// for `--black human` against an engine and for a loaded game where only Black is human; White's when both
+/// sides or neither are people. Read from the printed diagram, so a board drawn from the wrong side fails.
+#[test]
+fn the_board_is_drawn_from_the_persons_side_from_the_first_picture() {
+    let bottom_2d = |args: &[&str], input: &str| {
+        let out = play(args, input);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = stdout(&out);
+        let (ranks, files) = last_2d_diagram(&text);
+        (text, ranks, files)
+    };
+    // 2D, against the engine as Black (the default tier: beginner).
+    let (text, ranks, files) =
+        bottom_2d(&["--start", "classic", "--color", "black", "--seed", "3", "--no-color"], "quit\n");
+    assert!(text.contains("chess: white beginner vs black human"), "{text}");
+    assert_eq!(ranks.iter().map(|r| &r[..1]).collect::<String>(), "12345678", "rank 1 at the top: {text}");
+    assert_eq!(ranks[7], "8 r n b k q b n r", "Black's back rank at the bottom, seen from h to a: {text}");
+    assert_eq!(ranks[6], "7 p p p p p p p p", "{text}");
+    assert_eq!(files, "  h g f e d c b a");
+    // The same with the players named one by one.
+    let (text, ranks, _) = bottom_2d(
+        &["--start", "classic", "--white", "beginner", "--black", "human", "--seed", "3", "--no-color"],
+        "quit\n",
+    );
+    assert_eq!(ranks[7], "8 r n b k q b n r", "{text}");
+    // White's side for White, for two people, and for a loaded game where both are people.
+    for args in [
+        &["--start", "classic", "--seed", "3", "--no-color"][..],
+        &["--start", "classic", "--white", "human", "--black", "beginner", "--no-color"],
+        &["--start", "classic", "--two-players", "--no-color"],
+        &["--start", "classic", "--white", "human", "--black", "human", "--no-color"],
+    ] {
+        let (text, ranks, files) = bottom_2d(args, "quit\n");
+        assert_eq!(ranks[7], "1 R N B Q K B N R", "{args:?}: {text}");
+        assert_eq!(files, "  a b c d e f g h", "{args:?}");
+    }
+    // A loaded game where only Black is a person is drawn from Black's side, from the command line and
+    // from `load` in a game between two people (which was drawn from White's side).
+    let dir = temp_dir("side");
+    let record = dir.join("black.json");
+    std::fs::write(
+        &record,
+        r#"{"start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "seed": 2, "white": "beginner", "black": "human", "moves": ["e2e4"]}"#,
+    )
+    .unwrap();
+    let (text, ranks, _) = bottom_2d(&["--load", record.to_str().unwrap(), "--no-color"], "quit\n");
+    assert_eq!(ranks[7], "8 r n b k q b n r", "{text}");
+    assert_eq!(ranks[3], "4 . . . P . . . .", "e4 seen from Black's side: {text}");
+    let (text, ranks, _) = bottom_2d(
+        &["--start", "classic", "--two-players", "--no-color"],
+        &format!("load {}\nquit\n", record.display()),
+    );
+    assert_eq!(ranks[7], "8 r n b k q b n r", "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    // 4D, against the engine as Black: the rows of boards run z=1 at the top to z=5 at the bottom, the
+    // columns w=5 on the left to w=1, and the bottom line of cells is Black's back row (y=5) on the board
+    // z=5, w=5, the king in the middle.
+    let out = play(&["--color", "black", "--seed", "3", "--no-color", "--no-time-guard"], "quit\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Tesseract, chess on a 5x5x5x5 board: white beginner vs black human"), "{text}");
+    let (columns, cells) = last_4d_diagram(&text);
+    assert_eq!(columns, ["w=5", "w=4", "w=3", "w=2", "w=1"], "{text}");
+    let rows: Vec<&str> = cells.iter().step_by(5).map(|l| l.z.as_str()).collect();
+    assert_eq!(rows, ["z=1", "z=2", "z=3", "z=4", "z=5"], "{text}");
+    let bottom = cells.last().unwrap();
+    assert_eq!((bottom.z.as_str(), bottom.y.as_str(), bottom.boards[0].as_str()), ("z=5", "5", "r n k n r"), "{text}");
+    assert_eq!(cells[23].boards[2], "y y y y y", "Black's Y-pawns on w=3, just above: {text}");
+    let lower: String = cells[15..].iter().flat_map(|l| l.boards.iter()).cloned().collect();
+    assert!(!lower.contains('K') && lower.contains('k'), "{text}");
+    assert!(text.contains("turned for Black:"), "{text}");
+    // And from White's side for White: White's back row at the bottom left, on z=1, w=1.
+    let out = play(&["--two-players", "--no-color"], "quit\n");
+    let text = stdout(&out);
+    let (columns, cells) = last_4d_diagram(&text);
+    assert_eq!(columns, ["w=1", "w=2", "w=3", "w=4", "w=5"], "{text}");
+    let bottom = cells.last().unwrap();
+    assert_eq!((bottom.z.as_str(), bottom.y.as_str(), bottom.boards[0].as_str()), ("z=1", "1", "R N K N R"), "{text}");
+}
+
+/// Issue 29: a cell typed where a move belongs (`2213` on the 5⁴ board) was answered "4 characters:
+/// expected 4 or 5"; it is now named as a cell, with the forms of a move and `moves 2213`. Other texts get
+/// what this board expects, and the long form that `history` writes is a move too (SAN in 2D).
+#[test]
+fn a_cell_or_a_short_text_is_answered_for_the_board_in_use() {
+    let out = play(&["--two-players", "--no-color"], "2213\n221\n2\nY2213-2413\nY2213-2313\nhistory\nquit\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        text.contains(
+            "\"2213\" names a cell, not a move: a move names its from cell and then its to cell, written as eight \
+             digits from-xyzw to-xyzw like 22132313"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("or the long form like Y2213-2313. Type `moves 2213` to list the moves of the piece on 2213."),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"221\" is not a move or a command (3 coordinate digits, but a move on this board has 8: 4 for the from cell, then 4 for the to cell (22132313))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"2\" is not a move or a command (1 coordinate digit, but a move on this board has 8"),
+        "{text}"
+    );
+    for nonsense in ["expected 4 or 5", "on a board of one axis", "6 in 3D"] {
+        assert!(!text.contains(nonsense), "{nonsense}: {text}");
+    }
+    // The long form: an illegal one says why, a legal one is played.
+    assert!(text.contains("Illegal move: Y2213-2413 is not a legal move here"), "{text}");
+    assert!(text.contains("white plays Y2213-2313."), "{text}");
+    assert!(text.contains("\n1. Y2213-2313\n22132313\n"), "{text}");
+    // 2D: SAN is a move, a cell that is no SAN move says why.
+    let out = play(&["--start", "classic", "--two-players", "--no-color"], "e4\nNf6\ne6\nhistory\nquit\n");
+    let text = stdout(&out);
+    assert!(text.contains("white plays e4.") && text.contains("black plays Nf6."), "{text}");
+    assert!(text.contains("Illegal move: e6 is not a legal move here"), "{text}");
+    assert!(text.contains("\n1. e4 Nf6\ne2e4 g8f6\n"), "{text}");
+}
+
+/// Issue 29: one line a move by default; `--verbose` prints each iteration too, then the same line with
+/// the numbers.
+#[test]
+fn verbose_prints_each_iteration_of_the_engine() {
+    let args = ["--start", "classic", "--color", "black", "--seed", "3", "--no-color", "--no-time-guard"];
+    let quiet = stdout(&play(&args, "quit\n"));
+    let loud = stdout(&play(&[&args[..], &["--verbose"]].concat(), "quit\n"));
+    assert!(!quiet.contains("  depth "), "{quiet}");
+    assert!(loud.contains("  depth  1  score"), "{loud}");
+    let line = |text: &str| text.lines().find(|l| l.starts_with("White (beginner) plays ")).map(String::from);
+    let (quiet_line, loud_line) = (line(&quiet).expect(&quiet), line(&loud).expect(&loud));
+    assert!(summary_line_reads_well(&quiet_line), "{quiet_line}");
+    assert!(loud_line.contains(" Depth ") && loud_line.contains(" nodes, score "), "{loud_line}");
+    // The same move and the same words (the time may differ).
+    let head = |l: &str| l.rsplit_once(", ").map(|(h, _)| h.to_string()).unwrap();
+    assert_eq!(head(&quiet_line), head(loud_line.split(" s. Depth").next().unwrap()), "{quiet_line}\n{loud_line}");
 }

@@ -56,7 +56,9 @@
 //!   and reports every reason it is invalid. A `Position` is always valid.
 //! - **Moves are plain data.** A [`Move`] is (from, to, promotion); the position says whether it is en
 //!   passant, a double step or castling (king takes own rook). Text moves ([`TextMove`]) are parsed without a
-//!   position and resolved against one by `tesseract-movegen`.
+//!   position and resolved against one by `tesseract-movegen`; [`TextMove::parse_for`] reads a text typed
+//!   for a board of a known shape, so that its errors say what that board expects (`2213` on the 5⁴ board
+//!   names a cell, not a move).
 //!
 //! # Feature flags
 //!

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::geometry::MAX_DIMS;
+use crate::geometry::{Geometry, MAX_DIMS};
 use crate::position::CastlingMode;
 use crate::{Move, Position, Role};
 
@@ -60,6 +60,42 @@ pub enum TextMoveError {
     /// `0000`, UCI's null move ("no move"): not a move of the rules, so not a move text.
     #[error("0000 is a null move (UCI's \"no move\"), not a move of the rules")]
     NullMove,
+    /// A cell of the board in use where a move was expected (`2213` on the 5⁴ board, `e4` on 8×8): a move
+    /// names two cells. Only [`TextMove::parse_for`], which knows the board, says so.
+    #[error(
+        "it names one cell; a move names two, the from cell and then the to cell ({example})",
+        example = example_move(*dims)
+    )]
+    Cell {
+        /// The board's number of axes.
+        dims: usize,
+    },
+    /// A move text of digits whose count is not the board's (one digit per axis of the from cell, then of
+    /// the to cell): the count of leading digits, and the board's axes. Only [`TextMove::parse_for`],
+    /// which knows the board, says so; [`TextMoveError::Digits`] is the same without a board.
+    #[error(
+        "{count} coordinate digit{plural}, but a move on this board has {expected}: {dims} for the from cell, \
+         then {dims} for the to cell ({example})",
+        plural = if *count == 1 { "" } else { "s" },
+        expected = 2 * *dims,
+        example = example_move(*dims)
+    )]
+    DigitCount {
+        /// The number of leading digits in the text.
+        count: usize,
+        /// The board's number of axes.
+        dims: usize,
+    },
+}
+
+/// A move text for a board of `dims` axes, for error messages (any side of 3 or more has its cells).
+fn example_move(dims: usize) -> &'static str {
+    match dims {
+        1 => "23",
+        2 => "e2e4",
+        3 => "121131",
+        _ => "22132313",
+    }
 }
 
 impl TextMove {
@@ -166,6 +202,59 @@ impl TextMove {
         };
         let coords: Vec<u8> = bytes[..digits].iter().map(|b| b - b'0').collect();
         Ok(TextMove::new(&coords[..dims], &coords[dims..], promotion))
+    }
+
+    /// Parses a move text typed for a board of `geometry`'s shape: as [`TextMove::parse`], but a text that
+    /// is no move at all gets an error that says what this board expects: [`TextMoveError::Cell`] for one
+    /// of its cells alone (`2213` on the 5⁴ board, `e4` on 8×8), [`TextMoveError::DigitCount`] for a count
+    /// of digits that fits no board (on boards of 1, 3 or 4 axes), and [`TextMoveError::Unexpected`] at
+    /// offset 0 for a text of the other kind (a file letter first on a board of digits, digits first in
+    /// 2D), naming the form of this board's moves.
+    ///
+    /// The text is only read, not checked against the board: a text well formed for another board (six
+    /// digits on the 5⁴ board) is returned as it is, and resolving it in a position says that its axes
+    /// differ (tesseract-movegen's `MoveError::WrongDims`).
+    ///
+    /// # Errors
+    /// [`TextMoveError`] saying where the text goes wrong, for this board.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{start, TextMove, TextMoveError};
+    /// let board = start::tesseract(start::Army::Standard);
+    /// let g = board.geometry();
+    /// assert_eq!(TextMove::parse_for("22132313", g)?.to(), &[2, 3, 1, 3]);
+    /// let err = TextMove::parse_for("2213", g).unwrap_err();
+    /// assert_eq!(err, TextMoveError::Cell { dims: 4 });
+    /// assert_eq!(err.to_string(), "it names one cell; a move names two, the from cell and then the to cell (22132313)");
+    /// let err = TextMove::parse_for("221323", g).map(|m| m.dims());
+    /// assert_eq!(err, Ok(3)); // well formed, for a 3D board
+    /// assert_eq!(TextMove::parse_for("2213231", g), Err(TextMoveError::DigitCount { count: 7, dims: 4 }));
+    /// let err = TextMove::parse_for("foo", g).unwrap_err();
+    /// assert!(matches!(err, TextMoveError::Unexpected { offset: 0, found: 'f', .. }));
+    /// # Ok::<_, TextMoveError>(())
+    /// ```
+    pub fn parse_for(text: &str, geometry: &Geometry) -> Result<TextMove, TextMoveError> {
+        TextMove::parse(text).map_err(|e| {
+            let dims = geometry.dims();
+            if geometry.parse_cell(text).is_some() {
+                return TextMoveError::Cell { dims };
+            }
+            // A text shaped for the other kind of board (a file letter first on a board of digits, digits
+            // first in 2D) goes wrong at its first character, whatever the other kind would say of it.
+            let first = text.chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+            let at_first = |expected| TextMoveError::Unexpected { offset: 0, found: first, expected };
+            match e {
+                TextMoveError::Digits(count) if dims != 2 => TextMoveError::DigitCount { count, dims },
+                TextMoveError::Digits(_) => at_first("a file letter: a move on this board is written like e2e4"),
+                _ if dims != 2 && first.is_ascii_lowercase() => at_first(match dims {
+                    1 => "a coordinate digit: a move on this board is written like 23",
+                    3 => "a coordinate digit: a move on this board is written like 121131",
+                    _ => "a coordinate digit: a move on this board is written like 22132313",
+                }),
+                e => e,
+            }
+        })
     }
 
     /// The number of axes of the board the text is written for.

@@ -152,6 +152,84 @@ fn length_errors_never_contradict_the_text() {
     }
 }
 
+/// Issue 29: a text typed for a board (`TextMove::parse_for`) is answered for that board: a cell alone is
+/// named as a cell (`2213` was "4 characters: expected 4 or 5" in the terminal game), a count of digits
+/// gets the board's count, and a text of the other kind is refused at its first character with the form
+/// of this board's moves; what parses is the same as `TextMove::parse`.
+#[test]
+fn a_text_typed_for_a_board_is_answered_for_that_board() {
+    use tesseract_board::{Geometry, Shape};
+    let g4 = start::tesseract(start::Army::Standard).geometry();
+    let g2 = start::chess().geometry();
+    let g3 = Shape::new(3, 5).unwrap().geometry();
+    let g1 = Shape::new(1, 8).unwrap().geometry();
+    let cases: [(&Geometry, &str, TextMoveError, &str); 10] = [
+        (
+            g4,
+            "2213",
+            TextMoveError::Cell { dims: 4 },
+            "it names one cell; a move names two, the from cell and then the to cell (22132313)",
+        ),
+        (g2, "e4", TextMoveError::Cell { dims: 2 }, "(e2e4)"),
+        (g3, "221", TextMoveError::Cell { dims: 3 }, "(121131)"),
+        (g1, "5", TextMoveError::Cell { dims: 1 }, "(23)"),
+        (
+            g4,
+            "221",
+            TextMoveError::DigitCount { count: 3, dims: 4 },
+            "3 coordinate digits, but a move on this board has 8: 4 for the from cell, then 4 for the to cell (22132313)",
+        ),
+        (g4, "2", TextMoveError::DigitCount { count: 1, dims: 4 }, "1 coordinate digit, but"),
+        (g3, "9999", TextMoveError::DigitCount { count: 4, dims: 3 }, "has 6: 3 for the from cell"),
+        (
+            g4,
+            "foo",
+            TextMoveError::Unexpected {
+                offset: 0,
+                found: 'f',
+                expected: "a coordinate digit: a move on this board is written like 22132313",
+            },
+            "unexpected 'f' at offset 0",
+        ),
+        (
+            g2,
+            "2213",
+            TextMoveError::Unexpected {
+                offset: 0,
+                found: '2',
+                expected: "a file letter: a move on this board is written like e2e4",
+            },
+            "written like e2e4",
+        ),
+        // Off the board, a cell-shaped text is a count of digits (5⁴ has no coordinate 9).
+        (
+            g4,
+            "9999",
+            TextMoveError::DigitCount { count: 4, dims: 4 },
+            "4 coordinate digits, but a move on this board has 8",
+        ),
+    ];
+    for (g, text, expected, words) in cases {
+        let err = TextMove::parse_for(text, g).unwrap_err();
+        assert_eq!(err, expected, "{text} in {}D", g.dims());
+        assert!(err.to_string().contains(words), "{text}: {err}");
+        for nonsense in ["expected 4 or 5", "on a board of one axis", "6 in 3D"] {
+            assert!(!err.to_string().contains(nonsense), "{text}: {err}");
+        }
+    }
+    // What parses, parses as without a board (a text for another board too: resolving it says so), and the
+    // errors no board changes stay as they were.
+    for text in ["22132313", "24132513Q", "e2e4", "121131", "23", "0000", "", "22132313\n", "e2e4é"] {
+        for g in [g1, g2, g3, g4] {
+            let plain = TextMove::parse(text);
+            let typed = TextMove::parse_for(text, g);
+            if plain.is_ok() || matches!(plain, Err(TextMoveError::NullMove | TextMoveError::Empty)) {
+                assert_eq!(typed, plain, "{text:?} in {}D", g.dims());
+            }
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn no_text_panics_the_position_parser(text in ".{0,200}") {
@@ -168,6 +246,13 @@ proptest! {
         if let Ok(m) = TextMove::parse(&text) {
             prop_assert_eq!(TextMove::parse(&m.to_string()), Ok(m));
         }
+    }
+
+    /// For any board, `parse_for` accepts exactly what `parse` accepts, and never panics.
+    #[test]
+    fn parse_for_accepts_what_parse_accepts(text in "[0-9a-jQRBNUDqrbn]{0,10}|.{0,12}", dims in 1usize..=4, side in 3usize..=9) {
+        let g = tesseract_board::Shape::new(dims, side).unwrap().geometry();
+        prop_assert_eq!(TextMove::parse_for(&text, g).ok(), TextMove::parse(&text).ok());
     }
 
     #[test]

@@ -162,7 +162,8 @@ pub trait Legal {
     /// Parses and resolves a move text in one step.
     ///
     /// # Errors
-    /// As [`Legal::resolve`], and [`MoveError::Text`] for text that is not a move.
+    /// As [`Legal::resolve`], and [`MoveError::Text`] for text that is not a move, its source saying what
+    /// this board expects (`TextMove::parse_for`: a cell alone, a count of digits not the board's).
     fn parse_move(&self, text: &str) -> Result<Move, MoveError>;
 
     /// The outcome if the game is over by the rules of the board (mate, stalemate, dead position); the
@@ -271,7 +272,8 @@ impl Legal for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = TextMove::parse(text).map_err(|source| MoveError::Text { text: text.to_string(), source })?;
+        let parsed = TextMove::parse_for(text, self.geometry())
+            .map_err(|source| MoveError::Text { text: text.to_string(), source })?;
         self.resolve(&parsed)
     }
 

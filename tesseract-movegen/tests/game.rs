@@ -173,6 +173,28 @@ fn an_illegal_move_changes_nothing_and_says_why() {
     assert_eq!(game.moves().len(), 0);
 }
 
+/// Issue 29: a cell typed as a move (`2213` in 4D) is named as a cell, and a count of digits gets the
+/// board's own count; the error is still `MoveError::Text`, its source typed for the board.
+#[test]
+fn a_cell_alone_is_named_as_a_cell_for_the_board_in_use() {
+    use tesseract_board::TextMoveError;
+    let mut game = Game::new(start::tesseract(start::Army::Standard));
+    let err = game.play_text("2213").unwrap_err();
+    assert_eq!(err, MoveError::Text { text: "2213".into(), source: TextMoveError::Cell { dims: 4 } });
+    assert_eq!(
+        err.to_string(),
+        "\"2213\" is not a move: it names one cell; a move names two, the from cell and then the to cell (22132313)"
+    );
+    let err = game.play_text("2213231").unwrap_err();
+    assert!(matches!(err, MoveError::Text { source: TextMoveError::DigitCount { count: 7, dims: 4 }, .. }), "{err:?}");
+    // A text for another board still resolves to the board's complaint about axes.
+    assert!(matches!(game.play_text("e2e4"), Err(MoveError::WrongDims { expected: 4, found: 2 })));
+    let mut game = Game::new(start::chess());
+    let err = game.play_text("e4").unwrap_err();
+    assert!(matches!(err, MoveError::Text { source: TextMoveError::Cell { dims: 2 }, .. }), "{err:?}");
+    assert_eq!(game.moves().len(), 0);
+}
+
 #[test]
 fn replay_checks_every_move_and_names_the_first_bad_one() {
     let texts: Vec<TextMove> = ["e2e4", "e7e5", "g1f3", "b8c6"].iter().map(|t| t.parse().unwrap()).collect();
