@@ -105,11 +105,19 @@ export class Learn {
     if (kind === 'lesson') {
       this.current = { kind, number, game: new this.host.api.Lesson(number), names: [] };
       this.host.show(this.current.game.fen(), this);
+      this.#light();
     } else {
       this.current = { kind, number, whites: [], plies: [], busy: false };
       this.host.show(this.studies[number - 1].fen, this);
     }
     this.render();
+  }
+
+  /** A lesson teaches one piece "with its lines lit": its moves are shown without a click (the pawns
+   *  lesson has two pieces: the learner picks one). */
+  #light() {
+    const pieces = JSON.parse(this.current.game.pieces());
+    if (pieces.length === 1) this.host.select(pieces[0]);
   }
 
   /** Leaves the lesson or study shown (the page then shows a game of its own). */
@@ -159,6 +167,7 @@ export class Learn {
         return 'illegal';
       }
       this.host.show(c.game.fen(), this);
+      if (!done) this.#light();
       if (done) {
         this.#save('lesson', c.number, c.game.count());
         const bound = this.lessons[c.number - 1].bound;
