@@ -6,6 +6,7 @@
 //!   defence (the study's own main line where it is one of them), a move that does not is answered by a
 //!   refutation (a defence after which no mate comes in time), shown to the learner, who may take the
 //!   pair back and try again. [`StudyPlay::hint`] names the piece that moves next in a solution.
+//! - [`judge`]: a composer's check of any position: is it a sound mate in N (mate in exactly N, one key)?
 //! - [`LessonPlay`]: the learner moves the taught pieces of a [`Lesson`], the other side passes, as
 //!   [`crate::lesson::verify`] explores it; the goal is checked after each move.
 //!
@@ -25,9 +26,10 @@ use std::fmt;
 use tesseract_board::{Cell, Color, Move, Position};
 use tesseract_movegen::legal_moves;
 
+use crate::compose::main_line;
 use crate::lesson::{Lesson, goal_met, pass};
 use crate::mate::{MateSolver, SearchAborted};
-use crate::study::Study;
+use crate::study::{MAX_N, Study};
 
 /// The solver's node budget for one answer: enough for every shipped study's wrong first moves (mate in
 /// at most 4), small enough that a page answers in seconds.
@@ -330,4 +332,61 @@ impl fmt::Display for StudyReply {
             StudyReply::Refuted { .. } => f.write_str("refuted"),
         }
     }
+}
+
+/// The verifier's answer to "is this a sound mate in N?" ([`judge`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Soundness {
+    /// The side to move has no mate within N moves.
+    NoMate,
+    /// It mates, but in fewer moves than N: a mate in N must be exact.
+    Shorter {
+        /// The fewest moves that mate.
+        n: u32,
+    },
+    /// Mate in exactly N with one key: a sound problem, with its main line (the longest defences).
+    Sound {
+        /// The only first move that mates in N.
+        key: Move,
+        /// The key, the longest defence, the fastest mate, ... (2N − 1 moves).
+        line: Vec<Move>,
+    },
+    /// Mate in exactly N, but more than one first move mates in N: every such move (the cooks).
+    Cooked {
+        /// The first moves that mate within N, in generation order.
+        keys: Vec<Move>,
+    },
+}
+
+/// Judges `pos` as a mate in `n` for the side to move, with the solver of the studies' proofs under a node
+/// limit: no mate, a shorter mate, sound (the unique key and its main line) or cooked (every key).
+///
+/// # Errors
+/// [`TutorError::NotAllowed`] for `n` outside 1 to [`MAX_N`], [`TutorError::TooHard`] when the solver
+/// reaches `node_limit`.
+///
+/// # Examples
+/// ```
+/// use tesseract_verify::{study, tutor::{judge, Soundness}};
+/// let s = &study::shipped()?[0];
+/// assert!(matches!(judge(&s.position, s.n, 1_000_000)?, Soundness::Sound { key, .. } if key == s.key));
+/// assert_eq!(judge(&s.position, 2, 1_000_000)?, Soundness::Shorter { n: 1 });
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge(pos: &Position, n: u32, node_limit: u64) -> Result<Soundness, TutorError> {
+    if !(1..=MAX_N).contains(&n) {
+        return Err(TutorError::NotAllowed(format!("a mate in {n} (a composition is a mate in 1 to {MAX_N})")));
+    }
+    let mut solver = MateSolver::with_node_limit(node_limit);
+    match solver.shortest_mate(pos, n)? {
+        None => return Ok(Soundness::NoMate),
+        Some(m) if m < n => return Ok(Soundness::Shorter { n: m }),
+        Some(_) => {}
+    }
+    let keys = solver.keys(pos, n)?;
+    if let [key] = keys[..] {
+        let line = main_line(&mut solver, pos, n, key)?;
+        return Ok(Soundness::Sound { key, line });
+    }
+    Ok(Soundness::Cooked { keys })
 }

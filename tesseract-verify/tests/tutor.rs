@@ -89,3 +89,33 @@ fn every_lesson_followed_to_its_goal_by_its_proven_solution() {
         assert_eq!(play.position().fen(), l.position.fen());
     }
 }
+
+#[test]
+fn the_composers_check_on_the_studies_and_their_variations() {
+    use tesseract_verify::tutor::{Soundness, judge};
+    for s in study::shipped().unwrap().into_iter().filter(|s| s.n <= 2) {
+        // Each study is sound with its own key and main line.
+        assert_eq!(judge(&s.position, s.n, 50_000_000).unwrap(), Soundness::Sound { key: s.key, line: s.line.clone() }, "study {}", s.name);
+        // Asked one move more, it mates faster than asked.
+        assert_eq!(judge(&s.position, s.n + 1, 50_000_000).unwrap(), Soundness::Shorter { n: s.n }, "study {}", s.name);
+    }
+    // Two moves on from study 1's key (mated): no mate for the mated side.
+    let s = &study::shipped().unwrap()[0];
+    let mut mated = s.position.clone();
+    mated.make(s.key);
+    assert_eq!(judge(&mated, 1, 1_000_000).unwrap(), Soundness::NoMate);
+    // A cooked mate in 1 on the 8×8 board: Ra8# and Rb8# both mate.
+    let cooked: Position = "6k1/8/6K1/8/8/8/8/RR6 w - - 0 1".parse().unwrap();
+    let Soundness::Cooked { keys } = judge(&cooked, 1, 1_000_000).unwrap() else { panic!("not cooked") };
+    let independent: Vec<Move> = legal_moves(&cooked)
+        .into_iter()
+        .filter(|&m| {
+            let mut p = cooked.clone();
+            p.make(m);
+            p.is_check() && legal_moves(&p).is_empty()
+        })
+        .collect();
+    assert_eq!(keys, independent);
+    assert_eq!(keys.len(), 2);
+    assert!(judge(&cooked, 0, 1).is_err() && judge(&cooked, 9, 1).is_err());
+}

@@ -37,6 +37,12 @@ pub fn lesson_solution(number: f64) -> Result<String, JsError> {
     throw(crate::lesson_solution(number))
 }
 
+/// A composer's check: is the position a sound mate in n? JSON {"verdict", "text", "key", "keys", "line"}.
+#[wasm_bindgen]
+pub fn judge(fen: &str, n: f64) -> Result<String, JsError> {
+    throw(crate::judge(fen, n))
+}
+
 /// A study being solved.
 #[wasm_bindgen(js_name = Study)]
 #[derive(Debug)]

@@ -10,7 +10,7 @@ use tesseract_movegen::Legal;
 use tesseract_movegen::san::SanPlus;
 use tesseract_verify::lesson::{self, Goal, Lesson};
 use tesseract_verify::study::{self, Study};
-use tesseract_verify::tutor::{LessonPlay, StudyPlay, StudyReply};
+use tesseract_verify::tutor::{self, LessonPlay, Soundness, StudyPlay, StudyReply};
 
 use crate::args;
 use crate::chess::move_entry;
@@ -92,6 +92,57 @@ pub fn lesson_solution(number: f64) -> Result<String, String> {
     let i = pick(number, all.len(), "lesson")?;
     let report = lesson::verify(&all[i], lesson::LessonCheck::Fast);
     Ok(json!(report.solution).to_string())
+}
+
+/// The node budget of a composer's check on a page: about ten seconds of the worker at worst.
+pub const JUDGE_NODES: u64 = 30_000_000;
+
+/// A composer's check: is the position `fen` (FEN or TFEN, the side to move mating) a sound mate in `n`?
+/// JSON `{"verdict": "sound" | "cooked" | "shorter" | "none", "text": a sentence for people, "key": the
+/// long form or null, "keys": [the long forms of every key], "line": [the main line, long form], "n":
+/// the fewest moves for "shorter"}`, from [`tesseract_verify::tutor::judge`].
+///
+/// # Errors
+/// A text that is not a position, `n` outside 1 to 8, or a check that needs more than [`JUDGE_NODES`].
+pub fn judge(fen: &str, n: f64) -> Result<String, String> {
+    if fen.len() > 4096 {
+        return Err("a position text has at most 4096 characters".to_string());
+    }
+    let pos = Position::from_fen(fen.trim()).map_err(|e| format!("not a valid position text: {e}"))?;
+    let n = args::count(n, "number of moves")?;
+    let n = u32::try_from(n).map_err(|_| format!("a composition is a mate in 1 to 8, not {n}"))?;
+    let names = |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| readable(&pos, m)).collect() };
+    let side = pos.turn();
+    let value = match tutor::judge(&pos, n, JUDGE_NODES).map_err(|e| e.to_string())? {
+        Soundness::NoMate => json!({"verdict": "none", "text": format!("No: {side} has no mate in {n}.")}),
+        Soundness::Shorter { n: fewer } => json!({
+            "verdict": "shorter", "n": fewer,
+            "text": format!("No: {side} mates in {fewer} already, and a mate in {n} must take exactly {n}."),
+        }),
+        Soundness::Sound { key, line } => {
+            let mut p = pos.clone();
+            let line: Vec<String> = line
+                .iter()
+                .map(|&m| {
+                    let t = readable(&p, m);
+                    p.make(m);
+                    t
+                })
+                .collect();
+            json!({
+                "verdict": "sound", "key": line[0], "keys": [line[0]], "line": line,
+                "text": format!("Sound: mate in {n} with the unique key {}.", line[0]),
+            })
+        }
+        Soundness::Cooked { keys } => {
+            let keys = names(&keys);
+            json!({
+                "verdict": "cooked", "keys": keys,
+                "text": format!("Cooked: {} first moves mate in {n}: {}.", keys.len(), keys.join(", ")),
+            })
+        }
+    };
+    Ok(value.to_string())
 }
 
 /// The study or lesson numbered `number` (from 1) of `len`.

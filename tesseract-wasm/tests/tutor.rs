@@ -79,3 +79,22 @@ fn lesson_one_to_its_goal() {
     assert_eq!(game.fen(), l.position.fen());
     assert!(LessonGame::new(9.0).is_err());
 }
+
+#[test]
+fn the_composers_check() {
+    let s = &study::shipped().unwrap()[0];
+    let sound = json(&tesseract_wasm::judge(&s.position.fen(), f64::from(s.n)).unwrap());
+    assert_eq!(sound["verdict"], "sound");
+    assert_eq!(sound["key"], json(&study_list())[0]["key"]);
+    let shorter = json(&tesseract_wasm::judge(&s.position.fen(), f64::from(s.n + 1)).unwrap());
+    assert_eq!((shorter["verdict"].as_str(), shorter["n"].as_u64()), (Some("shorter"), Some(u64::from(s.n))));
+    // Ra8# and Rb8#: cooked, both named in SAN.
+    let cooked = json(&tesseract_wasm::judge("6k1/8/6K1/8/8/8/8/RR6 w - - 0 1", 1.0).unwrap());
+    assert_eq!(cooked["verdict"], "cooked");
+    assert_eq!(cooked["keys"], json(r#"["Ra8#","Rb8#"]"#));
+    let none = json(&tesseract_wasm::judge("7k/8/8/8/8/8/8/K7 w - - 0 1", 2.0).unwrap());
+    assert_eq!(none["verdict"], "none");
+    for (fen, n) in [("not a position", 1.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 0.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 9.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 1.5)] {
+        assert!(tesseract_wasm::judge(fen, n).is_err(), "{fen} {n}");
+    }
+}

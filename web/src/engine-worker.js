@@ -4,6 +4,7 @@
 //   {id, kind: 'study', number, whites, action: 'play', text}
 //                                      ->  {id, ok: true, reply: the JSON of Study.play, fen}
 //   {id, kind: 'study', number, whites, action: 'hint'}  ->  {id, ok: true, cell}
+//   {id, kind: 'judge', fen, n}        ->  {id, ok: true, result: the JSON of judge (a composer's check)}
 //     (a study's answers need the mate solver, seconds at worst: here, not on the page. `whites` are
 //     White's moves so far; the worker keeps the study between messages and rebuilds it when they differ)
 //   on any error                       ->  {id, ok: false, error}
@@ -48,6 +49,8 @@ self.onmessage = async (event) => {
       } finally {
         game.free();
       }
+    } else if (kind === 'judge') {
+      self.postMessage({ id, ok: true, result: JSON.parse(api.judge(event.data.fen, event.data.n)) });
     } else if (kind === 'study') {
       const { number, whites, action, text } = event.data;
       const game = studyAt(api, number, whites);

@@ -6,7 +6,8 @@
 // is judged by the mate solver in the engine's worker (a move that still mates is answered by the longest
 // defence, one that does not by a refutation, shown; "Take back" tries again); a hint lights the piece
 // that moves next in a solution. Progress is kept in localStorage (`tesseract.progress`), and a first
-// visit offers the tutorial (`tesseract.welcome`).
+// visit offers the tutorial (`tesseract.welcome`). A composer's check asks the verifier whether any position
+// is a sound mate in N (the unique key, or the cooks).
 
 const PROGRESS = 'tesseract.progress';
 const WELCOME = 'tesseract.welcome';
@@ -30,7 +31,8 @@ const GOALS = {
 
 /**
  * The Learn panel. `host` is the page: { api, show(fen) (a board of its own for the lesson or study),
- * undo(plies), select(cell), refresh(), ask(message) -> Promise of the worker's reply, leave() }.
+ * undo(plies), select(cell), position() (the board's text), refresh(), ask(message) -> Promise of the
+ * worker's reply, leave() }.
  */
 export class Learn {
   constructor(host) {
@@ -57,6 +59,29 @@ export class Learn {
       $('welcome').hidden = true;
     });
     $('welcome').hidden = localStorage.getItem(WELCOME) !== null;
+    $('judge').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.judge($('judge-fen').value, Number($('judge-n').value));
+    });
+    $('judge-here').addEventListener('click', () => {
+      $('judge-fen').value = host.position();
+    });
+  }
+
+  /** The composer's check: the verifier's answer to "is this a sound mate in n?", from the worker. */
+  async judge(fen, n) {
+    $('judge-result').textContent = 'Checking…';
+    $('judge-run').disabled = true;
+    try {
+      const { result } = await this.host.ask({ kind: 'judge', fen, n });
+      $('judge-result').textContent = result.line ? `${result.text} Main line: ${result.line.join(' ')}.` : result.text;
+      $('judge-result').dataset.verdict = result.verdict;
+    } catch (err) {
+      $('judge-result').textContent = String(err.message ?? err);
+      $('judge-result').dataset.verdict = 'error';
+    } finally {
+      $('judge-run').disabled = false;
+    }
   }
 
   #lists() {

@@ -1067,6 +1067,9 @@ async function start() {
       app.selected = -1;
       onCell(cell);
     },
+    position() {
+      return app.mode === 'tactoe' ? '' : (app.past ?? app.game).text();
+    },
     refresh,
     ask,
     leave() {

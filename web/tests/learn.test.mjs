@@ -174,3 +174,28 @@ test('every lesson and study on the page is tesseract-verify\'s, and each opens'
   await page.click('#learn-leave');
   assert.equal((await learn()).kind, null);
 });
+
+test('the composer\'s check: a study is sound with its key, asked longer it mates faster, and a cooked mate', async () => {
+  const study = JSON.parse(studies())[1];
+  await page.click('#judge-box summary');
+  await page.fill('#judge-fen', study.fen);
+  await page.fill('#judge-n', String(study.n));
+  await page.click('#judge-run');
+  await page.waitForFunction(() => document.getElementById('judge-result').dataset.verdict, null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute('#judge-result', 'data-verdict'), 'sound');
+  assert.match(await page.textContent('#judge-result'), new RegExp(`unique key ${study.key.replace(/[+#]/g, '\\$&')}`));
+  // Two rooks: Ra8# and Rb8# both mate, a cooked mate in 1 (the rules of chess).
+  await page.evaluate(() => delete document.getElementById('judge-result').dataset.verdict);
+  await page.fill('#judge-fen', '6k1/8/6K1/8/8/8/8/RR6 w - - 0 1');
+  await page.fill('#judge-n', '1');
+  await page.click('#judge-run');
+  await page.waitForFunction(() => document.getElementById('judge-result').dataset.verdict, null, { timeout: 60_000 });
+  assert.equal(await page.textContent('#judge-result'), 'Cooked: 2 first moves mate in 1: Ra8#, Rb8#.');
+  // Junk is refused with the reason.
+  await page.evaluate(() => delete document.getElementById('judge-result').dataset.verdict);
+  await page.fill('#judge-fen', 'junk');
+  await page.click('#judge-run');
+  await page.waitForFunction(() => document.getElementById('judge-result').dataset.verdict, null, { timeout: 60_000 });
+  assert.match(await page.textContent('#judge-result'), /not a valid position text/);
+  await page.screenshot({ path: join(SHOTS, 'composer-check.png') });
+});
