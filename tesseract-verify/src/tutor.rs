@@ -6,6 +6,7 @@
 //!   defence (the study's own main line where it is one of them), a move that does not is answered by a
 //!   refutation (a defence after which no mate comes in time), shown to the learner, who may take the
 //!   pair back and try again. [`StudyPlay::hint`] names the piece that moves next in a solution.
+//! - [`daily`]: the puzzle of a day, a mate in 2 or 3 composed from the date (the same for everyone).
 //! - [`judge`]: a composer's check of any position: is it a sound mate in N (mate in exactly N, one key)?
 //! - [`LessonPlay`]: the learner moves the taught pieces of a [`Lesson`], the other side passes, as
 //!   [`crate::lesson::verify`] explores it; the goal is checked after each move.
@@ -26,7 +27,7 @@ use std::fmt;
 use tesseract_board::{Cell, Color, Move, Position};
 use tesseract_movegen::legal_moves;
 
-use crate::compose::main_line;
+use crate::compose::{Composer, main_line};
 use crate::lesson::{Lesson, goal_met, pass};
 use crate::mate::{MateSolver, SearchAborted};
 use crate::study::{MAX_N, Study};
@@ -389,4 +390,44 @@ pub fn judge(pos: &Position, n: u32, node_limit: u64) -> Result<Soundness, Tutor
         return Ok(Soundness::Sound { key, line });
     }
     Ok(Soundness::Cooked { keys })
+}
+
+/// The most tries [`daily`] makes (each a random position judged by the solver under a node limit);
+/// every date tried so far found its puzzle within a few hundred.
+pub const DAILY_TRIES: u64 = 100_000;
+
+/// The puzzle of the day `date` (written `YYYYMMDD`, e.g. `20261203`): a mate in 2 on even dates and in 3
+/// on odd ones, on the 4D board, composed by [`Composer`] seeded with the date (the composer's recipe of
+/// the shipped studies: kings near a corner, pieces within reach, 85% fill), so every copy of this
+/// version of the library draws the same puzzle for a date. The composer keeps only mates in exactly N
+/// with a unique key; the puzzle is returned as a [`Study`] (title `Puzzle of YYYY-MM-DD`, its idea the
+/// themes found), to be played with [`StudyPlay`]. A mate in 2 takes milliseconds, a mate in 3 a few
+/// seconds natively.
+///
+/// # Errors
+/// [`TutorError::NotAllowed`] for a number that is not a date from 2000 to 2999, or (not seen) no
+/// puzzle within [`DAILY_TRIES`].
+pub fn daily(date: u32) -> Result<Study, TutorError> {
+    let (year, month, day) = (date / 10_000, date / 100 % 100, date % 100);
+    if !(2000..=2999).contains(&year) || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return Err(TutorError::NotAllowed(format!("{date} as a date YYYYMMDD")));
+    }
+    let n = if date % 2 == 0 { 2 } else { 3 };
+    let mut composer = Composer::new(u64::from(date), n);
+    composer.corner = true;
+    composer.reach = 4;
+    composer.fill = 85;
+    composer.node_limit = if n == 2 { 500_000 } else { 1_000_000 };
+    while composer.tries < DAILY_TRIES {
+        let Some(candidate) = composer.try_one() else { continue };
+        let name = format!("{year:04}-{month:02}-{day:02}");
+        let record = candidate.to_record_text(&name);
+        let mut study = crate::study::parse(&record)
+            .ok()
+            .and_then(|mut list| list.pop())
+            .expect("a candidate's record reads back (the composer's own tests)");
+        study.title = format!("Puzzle of {name}");
+        return Ok(study);
+    }
+    Err(TutorError::NotAllowed(format!("a puzzle for {date}: none in {DAILY_TRIES} tries")))
 }

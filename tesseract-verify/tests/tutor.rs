@@ -95,7 +95,12 @@ fn the_composers_check_on_the_studies_and_their_variations() {
     use tesseract_verify::tutor::{Soundness, judge};
     for s in study::shipped().unwrap().into_iter().filter(|s| s.n <= 2) {
         // Each study is sound with its own key and main line.
-        assert_eq!(judge(&s.position, s.n, 50_000_000).unwrap(), Soundness::Sound { key: s.key, line: s.line.clone() }, "study {}", s.name);
+        assert_eq!(
+            judge(&s.position, s.n, 50_000_000).unwrap(),
+            Soundness::Sound { key: s.key, line: s.line.clone() },
+            "study {}",
+            s.name
+        );
         // Asked one move more, it mates faster than asked.
         assert_eq!(judge(&s.position, s.n + 1, 50_000_000).unwrap(), Soundness::Shorter { n: s.n }, "study {}", s.name);
     }
@@ -118,4 +123,31 @@ fn the_composers_check_on_the_studies_and_their_variations() {
     assert_eq!(keys, independent);
     assert_eq!(keys.len(), 2);
     assert!(judge(&cooked, 0, 1).is_err() && judge(&cooked, 9, 1).is_err());
+}
+
+#[test]
+fn the_daily_puzzle_is_a_proven_study_and_the_same_for_a_date() {
+    use tesseract_verify::mate::ProofCheck;
+    use tesseract_verify::tutor::daily;
+    // A mate in 3 takes seconds to compose in an optimised build, minutes in a debug one: the debug run
+    // checks an even date (a mate in 2), the optimised run (scripts/test.sh runs both) an odd one too.
+    let dates: &[u32] = if cfg!(debug_assertions) { &[20261204] } else { &[20261203, 20261204] };
+    for &date in dates {
+        let puzzle = daily(date).unwrap();
+        assert_eq!(puzzle.n, if date % 2 == 0 { 2 } else { 3 });
+        assert_eq!(daily(date).unwrap().position.fen(), puzzle.position.fen(), "the same for everyone");
+        // The studies' own proof: mate in exactly n, a unique key, every defence played out.
+        let report = study::verify(&puzzle, &mut MateSolver::new(), ProofCheck::Fast);
+        assert!(report.passed(), "{report}");
+        // Playable as a study.
+        let mut play = StudyPlay::new(puzzle.clone());
+        for pair in puzzle.line.chunks(2) {
+            play.play(pair[0]).unwrap();
+        }
+        assert!(play.is_solved());
+    }
+    assert_ne!(daily(20261206).unwrap().position.fen(), daily(20261204).unwrap().position.fen());
+    for bad in [0, 19991231, 20261301, 20261200, 30000101] {
+        assert!(daily(bad).is_err(), "{bad}");
+    }
 }

@@ -43,6 +43,12 @@ pub fn judge(fen: &str, n: f64) -> Result<String, JsError> {
     throw(crate::judge(fen, n))
 }
 
+/// The puzzle of a day (YYYYMMDD) as a study entry (JSON); seconds for a mate in 3: call it in a worker.
+#[wasm_bindgen(js_name = dailyPuzzle)]
+pub fn daily_puzzle(date: f64) -> Result<String, JsError> {
+    throw(crate::daily_puzzle(date))
+}
+
 /// A study being solved.
 #[wasm_bindgen(js_name = Study)]
 #[derive(Debug)]
@@ -54,6 +60,11 @@ impl JsStudy {
     #[wasm_bindgen(constructor)]
     pub fn new(number: f64) -> Result<JsStudy, JsError> {
         throw(StudyGame::new(number)).map(JsStudy)
+    }
+
+    /// The puzzle of the day `date` (YYYYMMDD); throws on a number that is not a date.
+    pub fn daily(date: f64) -> Result<JsStudy, JsError> {
+        throw(StudyGame::daily(date)).map(JsStudy)
     }
 
     /// TFEN of the position now.

@@ -53,10 +53,12 @@
 //! function pieceSvg(letter: string, dims: number): string  // a piece's picture: an SVG document, 45×45 (tesseract_board::pieces)
 //! function studies(): string                             // JSON [{"number", "title", "n", "idea", "fen", "key", "line", "lineText"}]: tesseract-verify's twelve
 //! function lessons(): string                             // JSON [{"number", "title", "teaches", "explain", "goal", "target", "bound", "fen", "pieces"}]
+//! function dailyPuzzle(date: number): string             // the puzzle of a day (YYYYMMDD): a study entry, mate in 2 or 3 composed from the date
 //! function judge(fen: string, n: number): string           // a composer's check: JSON {"verdict": "sound" | "cooked" | "shorter" | "none", "text", "key", "keys", "line"}
 //! function lessonSolution(number: number): string        // JSON array of move texts: the shortest way through, from the lesson's proof
 //! class Study {                                  // a study being solved (tesseract_verify::tutor::StudyPlay)
 //!   constructor(number: number)                        // 1 to 12
+//!   static daily(date: number): Study                  // the puzzle of a day, YYYYMMDD
 //!   fen(): string; moves(): string; movesLeft(): number; solved(): boolean; failed(): boolean
 //!   play(text: string): string                         // JSON {"reply": "defence" | "solved" | "refuted", "white", "defence", "defenceName", "moves"}
 //!   hint(): number                                     // the cell of the piece to move next in a solution
@@ -179,7 +181,7 @@ pub use chess::piece_svg;
 pub use engine::Engine;
 pub use online::{MAX_INVITATION, Online};
 pub use tactoe::TacToe;
-pub use tutor::{JUDGE_NODES, LessonGame, StudyGame, judge, lesson_list, lesson_solution, study_list};
+pub use tutor::{JUDGE_NODES, LessonGame, StudyGame, daily_puzzle, judge, lesson_list, lesson_solution, study_list};
 
 // The README's Rust examples are compiled and run as doctests.
 #[cfg(doctest)]

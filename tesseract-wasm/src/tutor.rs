@@ -31,27 +31,41 @@ fn readable(pos: &Position, m: Move) -> String {
 /// The studies as a JSON array, in order: `{"number", "name", "title", "n", "idea", "fen", "key", "line",
 /// "lineText"}` (`key` and `line` in the long form, `lineText` as move texts: the proven main line).
 pub fn study_list() -> String {
-    let list: Vec<Value> = studies()
+    Value::Array(studies().iter().enumerate().map(|(i, s)| study_json(json!(i + 1), s)).collect()).to_string()
+}
+
+/// One study's entry of [`study_list`], numbered `number`.
+fn study_json(number: Value, s: &Study) -> Value {
+    let mut pos = s.position.clone();
+    let (line, texts): (Vec<String>, Vec<String>) = s
+        .line
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut pos = s.position.clone();
-            let (line, texts): (Vec<String>, Vec<String>) = s
-                .line
-                .iter()
-                .map(|&m| {
-                    let t = (readable(&pos, m), TextMove::from_move(m, &pos).to_string());
-                    pos.make(m);
-                    t
-                })
-                .unzip();
-            json!({
-                "number": i + 1, "name": s.name, "title": s.title, "n": s.n, "idea": s.idea,
-                "fen": s.position.fen(), "key": line[0], "line": line, "lineText": texts,
-            })
+        .map(|&m| {
+            let t = (readable(&pos, m), TextMove::from_move(m, &pos).to_string());
+            pos.make(m);
+            t
         })
-        .collect();
-    Value::Array(list).to_string()
+        .unzip();
+    json!({
+        "number": number, "name": s.name, "title": s.title, "n": s.n, "idea": s.idea,
+        "fen": s.position.fen(), "key": line[0], "line": line, "lineText": texts,
+    })
+}
+
+/// The puzzle of the day `date` (`YYYYMMDD`), [`tesseract_verify::tutor::daily`]: a mate in 2 (even dates)
+/// or 3 (odd), composed from the date, as an entry of [`study_list`] numbered `"daily:YYYYMMDD"`.
+/// Composing takes milliseconds for a mate in 2 and seconds for a mate in 3: call it in a worker.
+///
+/// # Errors
+/// A number that is not a date `YYYYMMDD` from 2000 to 2999.
+pub fn daily_puzzle(date: f64) -> Result<String, String> {
+    let date = date_of(date)?;
+    let study = tutor::daily(date).map_err(|e| e.to_string())?;
+    Ok(study_json(json!(format!("daily:{date}")), &study).to_string())
+}
+
+fn date_of(date: f64) -> Result<u32, String> {
+    args::whole_below(date, 30_000_000).map(|d| d as u32).ok_or_else(|| format!("{date} is not a date YYYYMMDD"))
 }
 
 /// The lessons as a JSON array, in order: `{"number", "name", "title", "teaches", "explain", "goal",
@@ -174,6 +188,15 @@ impl StudyGame {
         let mut all = studies();
         let i = pick(number, all.len(), "study")?;
         Ok(StudyGame { play: StudyPlay::new(all.swap_remove(i)) })
+    }
+
+    /// The puzzle of the day `date` (`YYYYMMDD`, see [`daily_puzzle`]) at its start.
+    ///
+    /// # Errors
+    /// A number that is not a date.
+    pub fn daily(date: f64) -> Result<StudyGame, String> {
+        let study = tutor::daily(date_of(date)?).map_err(|e| e.to_string())?;
+        Ok(StudyGame { play: StudyPlay::new(study) })
     }
 
     /// The position now, as TFEN.

@@ -94,7 +94,28 @@ fn the_composers_check() {
     assert_eq!(cooked["keys"], json(r#"["Ra8#","Rb8#"]"#));
     let none = json(&tesseract_wasm::judge("7k/8/8/8/8/8/8/K7 w - - 0 1", 2.0).unwrap());
     assert_eq!(none["verdict"], "none");
-    for (fen, n) in [("not a position", 1.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 0.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 9.0), ("7k/8/8/8/8/8/8/K7 w - - 0 1", 1.5)] {
+    for (fen, n) in [
+        ("not a position", 1.0),
+        ("7k/8/8/8/8/8/8/K7 w - - 0 1", 0.0),
+        ("7k/8/8/8/8/8/8/K7 w - - 0 1", 9.0),
+        ("7k/8/8/8/8/8/8/K7 w - - 0 1", 1.5),
+    ] {
         assert!(tesseract_wasm::judge(fen, n).is_err(), "{fen} {n}");
+    }
+}
+
+#[test]
+fn the_daily_puzzle() {
+    let puzzle = json(&tesseract_wasm::daily_puzzle(20261204.0).unwrap());
+    let expected = tesseract_verify::tutor::daily(20261204).unwrap();
+    assert_eq!((puzzle["number"].as_str(), puzzle["n"].as_u64()), (Some("daily:20261204"), Some(2)));
+    assert_eq!(puzzle["fen"].as_str(), Some(expected.position.fen().as_str()));
+    assert_eq!(puzzle["title"], "Puzzle of 2026-12-04");
+    let mut game = StudyGame::daily(20261204.0).unwrap();
+    let texts = puzzle["lineText"].as_array().unwrap();
+    assert_eq!(json(&game.play(texts[0].as_str().unwrap()).unwrap())["reply"], "defence");
+    assert_eq!(json(&game.play(texts[2].as_str().unwrap()).unwrap())["reply"], "solved");
+    for bad in [-1.0, 1.5, 20261232.0, 1e12] {
+        assert!(tesseract_wasm::daily_puzzle(bad).is_err(), "{bad}");
     }
 }

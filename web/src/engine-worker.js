@@ -4,9 +4,10 @@
 //   {id, kind: 'study', number, whites, action: 'play', text}
 //                                      ->  {id, ok: true, reply: the JSON of Study.play, fen}
 //   {id, kind: 'study', number, whites, action: 'hint'}  ->  {id, ok: true, cell}
+//   {id, kind: 'daily', date}          ->  {id, ok: true, puzzle: the JSON of dailyPuzzle (composed: seconds)}
 //   {id, kind: 'judge', fen, n}        ->  {id, ok: true, result: the JSON of judge (a composer's check)}
 //     (a study's answers need the mate solver, seconds at worst: here, not on the page. `whites` are
-//     White's moves so far; the worker keeps the study between messages and rebuilds it when they differ)
+//     White's moves so far, `number` 1 to 12 or "daily:YYYYMMDD"; the worker keeps the study between messages and rebuilds it when they differ)
 //   on any error                       ->  {id, ok: false, error}
 // The page stops a search by terminating the worker and starting a new one.
 
@@ -20,7 +21,7 @@ function studyAt(api, number, whites) {
   const key = JSON.stringify([number, whites]);
   if (study?.key !== key) {
     study?.game.free();
-    const game = new api.Study(number);
+    const game = String(number).startsWith('daily:') ? api.Study.daily(Number(String(number).slice(6))) : new api.Study(number);
     for (const w of whites) game.play(w);
     study = { key, game };
   }
@@ -49,6 +50,8 @@ self.onmessage = async (event) => {
       } finally {
         game.free();
       }
+    } else if (kind === 'daily') {
+      self.postMessage({ id, ok: true, puzzle: JSON.parse(api.dailyPuzzle(event.data.date)) });
     } else if (kind === 'judge') {
       self.postMessage({ id, ok: true, result: JSON.parse(api.judge(event.data.fen, event.data.n)) });
     } else if (kind === 'study') {

@@ -59,6 +59,7 @@ export class Learn {
       $('welcome').hidden = true;
     });
     $('welcome').hidden = localStorage.getItem(WELCOME) !== null;
+    $('daily').addEventListener('click', () => this.daily());
     $('judge').addEventListener('submit', (e) => {
       e.preventDefault();
       this.judge($('judge-fen').value, Number($('judge-n').value));
@@ -66,6 +67,47 @@ export class Learn {
     $('judge-here').addEventListener('click', () => {
       $('judge-fen').value = host.position();
     });
+  }
+
+  /** Today's date as YYYYMMDD, in UTC: the same puzzle for everyone on a day. */
+  static today() {
+    const d = new Date();
+    return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+  }
+
+  /** Opens the puzzle of the day (composed in the worker the first time, then kept for the day). */
+  async daily(date = Learn.today()) {
+    const key = `tesseract.daily.${date}`;
+    let puzzle = null;
+    try {
+      puzzle = JSON.parse(localStorage.getItem(key) ?? 'null');
+    } catch {
+      puzzle = null;
+    }
+    if (!puzzle) {
+      $('daily').disabled = true;
+      $('daily').textContent = 'Composing today’s puzzle…';
+      try {
+        puzzle = (await this.host.ask({ kind: 'daily', date })).puzzle;
+        localStorage.setItem(key, JSON.stringify(puzzle));
+      } catch (err) {
+        this.host.fail(`the puzzle of the day: ${err.message ?? err}`);
+        return;
+      } finally {
+        $('daily').disabled = false;
+        this.#marks();
+      }
+    }
+    this.close();
+    this.message = '';
+    this.current = { kind: 'study', number: puzzle.number, puzzle, whites: [], plies: [], busy: false };
+    this.host.show(puzzle.fen, this);
+    this.render();
+  }
+
+  /** The study shown's data (one of the twelve, or the puzzle of the day). */
+  #study(c = this.current) {
+    return c.puzzle ?? this.studies[c.number - 1];
   }
 
   /** The composer's check: the verifier's answer to "is this a sound mate in n?", from the worker. */
@@ -113,6 +155,9 @@ export class Learn {
       b.textContent = `${b.dataset.number}${done ? ' ✓' : ''}`;
       b.classList.toggle('done', !!done);
     }
+    const today = !!this.progress.studies[`daily:${Learn.today()}`];
+    $('daily').classList.toggle('done', today);
+    $('daily').textContent = `Puzzle of the day${today ? ' ✓' : ''}`;
   }
 
   #save(kind, number, value) {
@@ -219,7 +264,7 @@ export class Learn {
     c.plies.push(reply.reply.defence ? 2 : 1);
     mirror.play(reply.reply.white);
     if (reply.reply.defence) mirror.play(reply.reply.defence);
-    const study = this.studies[c.number - 1];
+    const study = this.#study(c);
     if (reply.reply.reply === 'solved') {
       c.over = true;
       this.#save('study', c.number, reply.reply.moves);
@@ -269,16 +314,17 @@ export class Learn {
   restart() {
     const c = this.current;
     if (!c) return;
-    this.open(c.kind, c.number);
+    if (c.puzzle) this.daily(Number(c.number.slice(6)));
+    else this.open(c.kind, c.number);
   }
 
   /** The status line while a lesson or study is shown. */
   status() {
     const c = this.current;
     if (c.kind === 'lesson') return `Tutorial, lesson ${c.number} of ${this.lessons.length}${c.game.done() ? ': done' : ''}`;
-    const s = this.studies[c.number - 1];
+    const s = this.#study(c);
     const how = c.over ? (this.#solved(c) ? 'solved' : 'refuted') : c.busy ? 'checking your move' : `White to move mates in ${s.n}`;
-    return `Study ${c.number} of ${this.studies.length}: ${how}`;
+    return c.puzzle ? `${c.puzzle.title}: ${how}` : `Study ${c.number} of ${this.studies.length}: ${how}`;
   }
 
   #solved(c) {
@@ -303,7 +349,7 @@ export class Learn {
     }
     if (!c) return;
     const lesson = c.kind === 'lesson' ? this.lessons[c.number - 1] : null;
-    const study = c.kind === 'study' ? this.studies[c.number - 1] : null;
+    const study = c.kind === 'study' ? this.#study(c) : null;
     $('learn-title').textContent = (lesson ?? study).title;
     $('learn-message').classList.toggle('bad', c.kind === 'study' && !!c.over && !this.#solved(c));
     $('learn-text').textContent = lesson ? lesson.explain : `White to move mates in ${study.n}. Play White's moves; the page plays Black's best defence.`;
@@ -316,8 +362,8 @@ export class Learn {
     $('learn-hint').disabled = !study || c.busy || c.over;
     $('learn-back').disabled = !study || c.busy || c.whites.length === 0;
     const list = lesson ? this.lessons : this.studies;
-    $('learn-prev').disabled = c.number <= 1;
-    $('learn-next').disabled = c.number >= list.length;
+    $('learn-prev').disabled = !!c.puzzle || c.number <= 1;
+    $('learn-next').disabled = !!c.puzzle || c.number >= list.length;
   }
 
   /** For tests: the state of the Learn panel. */

@@ -1070,6 +1070,9 @@ async function start() {
     position() {
       return app.mode === 'tactoe' ? '' : (app.past ?? app.game).text();
     },
+    fail(message) {
+      fail(message);
+    },
     refresh,
     ask,
     leave() {

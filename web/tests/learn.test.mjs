@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './browser.mjs';
-import { initSync, Chess, studies, lessons, lessonSolution } from '../pkg/tesseract_wasm.js';
+import { initSync, Chess, studies, lessons, lessonSolution, dailyPuzzle } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
 initSync({ module: readFileSync(join(WEB, 'pkg', 'tesseract_wasm_bg.wasm')) });
@@ -198,4 +198,27 @@ test('the composer\'s check: a study is sound with its key, asked longer it mate
   await page.waitForFunction(() => document.getElementById('judge-result').dataset.verdict, null, { timeout: 60_000 });
   assert.match(await page.textContent('#judge-result'), /not a valid position text/);
   await page.screenshot({ path: join(SHOTS, 'composer-check.png') });
+});
+
+test('the puzzle of the day: composed from the date, the same as the library\'s, solved by clicks, marked', async () => {
+  const d = new Date();
+  const today = d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+  const puzzle = JSON.parse(dailyPuzzle(today));
+  assert.equal(puzzle.n, today % 2 === 0 ? 2 : 3);
+  await page.click('#daily');
+  await page.waitForFunction(() => window.__tesseract.learn().kind === 'study', null, { timeout: 180_000 });
+  const l = await learn();
+  assert.equal(l.number, `daily:${today}`);
+  assert.equal((await state()).cells, Chess.fromText(puzzle.fen, 1).board());
+  assert.match(await page.textContent('#status'), /^Puzzle of \d{4}-\d{2}-\d{2}: White to move mates in [23]$/);
+  const played = Chess.fromText(puzzle.fen, 1);
+  for (let i = 0; i < puzzle.lineText.length; i += 2) {
+    await clickMove(played, puzzle.lineText[i]);
+    await notBusy();
+    played.play(puzzle.lineText[i]);
+    if (i + 1 < puzzle.lineText.length) played.play(puzzle.lineText[i + 1]);
+  }
+  assert.match((await learn()).message, new RegExp(`^Solved in ${puzzle.n}!`));
+  assert.equal(await page.textContent('#daily'), 'Puzzle of the day ✓');
+  await page.click('#learn-leave');
 });
