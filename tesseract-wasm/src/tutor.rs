@@ -133,7 +133,7 @@ pub fn judge(fen: &str, n: f64) -> Result<String, String> {
             "verdict": "shorter", "n": fewer,
             "text": format!("No: {side} mates in {fewer} already, and a mate in {n} must take exactly {n}."),
         }),
-        Soundness::Sound { key, line } => {
+        Soundness::Sound { line, .. } => {
             let mut p = pos.clone();
             let line: Vec<String> = line
                 .iter()
