@@ -65,6 +65,8 @@ use lines::{Line, MAX_LINE};
 mod files;
 #[path = "common/input.rs"]
 mod input;
+#[path = "common/learn.rs"]
+mod learn;
 #[path = "common/lines.rs"]
 mod lines;
 
@@ -107,7 +109,17 @@ struct Args {
     /// only the one line a move that says what it played and what it thinks.
     #[arg(long)]
     verbose: bool,
+    /// Solve one of the write-up's mate studies (1 to 12): you play White's moves, Black defends.
+    #[arg(long, value_name = "N", value_parser = learn::study_number, conflicts_with_all = GAME_ARGS, conflicts_with = "lesson")]
+    study: Option<usize>,
+    /// Follow one of the tutorial's lessons (1 to 8): only the taught piece moves, the other side passes.
+    #[arg(long, value_name = "N", value_parser = learn::lesson_number, conflicts_with_all = GAME_ARGS)]
+    lesson: Option<usize>,
 }
+
+/// The arguments of a game, which `--study` and `--lesson` do not take (nor each other: `--study` says so).
+const GAME_ARGS: [&str; 10] =
+    ["start", "tier", "color", "two_players", "white", "black", "seed", "load", "no_time_guard", "verbose"];
 
 const HELP: &str = "\
 Commands:
@@ -591,6 +603,10 @@ fn main() -> ExitCode {
         }
     };
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if let Some(topic) = args.study.map(learn::Topic::Study).or(args.lesson.map(learn::Topic::Lesson)) {
+        learn::run(topic, color);
+        return ExitCode::SUCCESS;
+    }
     let searcher = Searcher::new(1);
     let input = Input::stdin(searcher.stop_flag());
     // The board is drawn from the person's side: Black's when only Black is a person (`load` sets it again).
