@@ -4,7 +4,14 @@
 //! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
 //!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard] [--verbose]
+//! cargo run --release --example play -- --study N | --lesson N [--no-color]
 //! ```
+//!
+//! `--study N` (1 to 12) and `--lesson N` (1 to 8) play the write-up's mate studies and tutorial lessons,
+//! as the page does, through `tesseract_verify::tutor` (examples/common/learn.rs): in a study you type
+//! White's moves, each judged by the mate solver and answered by Black's longest defence or by a
+//! refutation (`back` takes it back; `hint`, `restart`, `next`); in a lesson only the taught pieces move
+//! and the other side passes, until the goal (`Done in N moves`). A number out of range exits with 2.
 //!
 //! The engine plays at the beginner tier unless `--tier` says otherwise (the page's default opponent too).
 //! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
