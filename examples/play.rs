@@ -4,7 +4,14 @@
 //! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
 //!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard] [--verbose]
+//! cargo run --release --example play -- --study N | --lesson N [--no-color]
 //! ```
+//!
+//! `--study N` (1 to 12) and `--lesson N` (1 to 8) play the write-up's mate studies and tutorial lessons,
+//! as the page does, through `tesseract_verify::tutor` (examples/common/learn.rs): in a study you type
+//! White's moves, each judged by the mate solver and answered by Black's longest defence or by a
+//! refutation (`back` takes it back; `hint`, `restart`, `next`); in a lesson only the taught pieces move
+//! and the other side passes, until the goal (`Done in N moves`). A number out of range exits with 2.
 //!
 //! The engine plays at the beginner tier unless `--tier` says otherwise (the page's default opponent too).
 //! The board is drawn as in the write-up: a 5×5 grid of 5×5 boards, x and y inside each board, z choosing
@@ -65,6 +72,8 @@ use lines::{Line, MAX_LINE};
 mod files;
 #[path = "common/input.rs"]
 mod input;
+#[path = "common/learn.rs"]
+mod learn;
 #[path = "common/lines.rs"]
 mod lines;
 
@@ -107,7 +116,17 @@ struct Args {
     /// only the one line a move that says what it played and what it thinks.
     #[arg(long)]
     verbose: bool,
+    /// Solve one of the write-up's mate studies (1 to 12): you play White's moves, Black defends.
+    #[arg(long, value_name = "N", value_parser = learn::study_number, conflicts_with_all = GAME_ARGS, conflicts_with = "lesson")]
+    study: Option<usize>,
+    /// Follow one of the tutorial's lessons (1 to 8): only the taught piece moves, the other side passes.
+    #[arg(long, value_name = "N", value_parser = learn::lesson_number, conflicts_with_all = GAME_ARGS)]
+    lesson: Option<usize>,
 }
+
+/// The arguments of a game, which `--study` and `--lesson` do not take (nor each other: `--study` says so).
+const GAME_ARGS: [&str; 10] =
+    ["start", "tier", "color", "two_players", "white", "black", "seed", "load", "no_time_guard", "verbose"];
 
 const HELP: &str = "\
 Commands:
@@ -591,6 +610,10 @@ fn main() -> ExitCode {
         }
     };
     let color = !args.no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if let Some(topic) = args.study.map(learn::Topic::Study).or(args.lesson.map(learn::Topic::Lesson)) {
+        learn::run(topic, color);
+        return ExitCode::SUCCESS;
+    }
     let searcher = Searcher::new(1);
     let input = Input::stdin(searcher.stop_flag());
     // The board is drawn from the person's side: Black's when only Black is a person (`load` sets it again).

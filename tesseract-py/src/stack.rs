@@ -20,6 +20,12 @@ pub(crate) fn ample<T>(f: impl FnOnce() -> T) -> T {
     stacker::maybe_grow(RED_ZONE, SEGMENT, || apart(f))
 }
 
+/// Runs `f`, a call that recurses a few dozen plies (the mate solver of the studies, a lesson's proof),
+/// with at least [`SEARCH`] of stack.
+pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(SEARCH, SEARCH, || apart(f))
+}
+
 /// Calls `f` in a frame of its own. Were `f` inlined into [`stacker::maybe_grow`]'s caller, its locals
 /// (a 61 KB move list) would be part of the caller's frame, taken on the old stack before any switch.
 #[inline(never)]

@@ -10,6 +10,9 @@ A python-chess-like API over the Tesseract crates::
     print(board.perft(2))                             # 50420 (without the GIL, on every core)
     reply = tesseract.engine.play(board, "club", seed=7)
 
+The write-up's mate studies and tutorial lessons: ``studies()``, ``lessons()``, ``Study(n)`` (play
+White's moves, the mate solver answers) and ``Lesson(n)`` (only the taught pieces move).
+
 Every error is an exception: ``FenError``, ``InvalidMoveError`` and ``IllegalMoveError`` are
 ``ValueError`` subclasses carrying the library's messages.
 """
@@ -21,11 +24,16 @@ from ._tesseract import (
     FenError,
     IllegalMoveError,
     InvalidMoveError,
+    Lesson,
     Move,
     Outcome,
     Piece,
+    Study,
     Termination,
     __version__,
+    lesson_solution,
+    lessons,
+    studies,
 )
 
 WHITE: bool = True
@@ -42,12 +50,17 @@ __all__ = [
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "Lesson",
     "Move",
     "Outcome",
     "Piece",
     "STARTING_FEN",
+    "Study",
     "Termination",
     "WHITE",
     "__version__",
     "engine",
+    "lesson_solution",
+    "lessons",
+    "studies",
 ]

@@ -8,13 +8,18 @@ __all__ = [
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "Lesson",
     "Move",
     "Outcome",
     "Piece",
+    "Study",
     "Termination",
     "__version__",
     "engine_analyse",
     "engine_play",
+    "lesson_solution",
+    "lessons",
+    "studies",
 ]
 
 __version__: str
@@ -229,3 +234,80 @@ def engine_analyse(
     seed: int = 0,
 ) -> Analysis:
     """As ``engine_play``, with the score, depth, nodes and principal variation."""
+
+def studies() -> list[dict[str, Any]]:
+    """The twelve mate studies, in order: ``number`` (from 1), ``name``, ``title``, ``n`` (White mates in
+    n), ``fen``, ``idea``, ``key`` (a move text) and ``line`` (the proven main line, move texts)."""
+
+def lessons() -> list[dict[str, Any]]:
+    """The eight tutorial lessons, in order: ``number`` (from 1), ``name``, ``title``, ``teaches``, ``fen``,
+    ``pieces`` (cell names), ``goal`` (capture, reach, check, promote), ``target`` (a cell name or None),
+    ``bound`` (the par) and ``explain``."""
+
+def lesson_solution(number: int) -> list[str]:
+    """A shortest way through lesson ``number`` (1 to 8), as move texts."""
+
+@final
+class Study:
+    """A mate study being solved: White's moves are judged by the mate solver and answered by Black's
+    longest defence, or refuted (``failed``; ``take_back`` and try again)."""
+
+    def __new__(cls, number: int) -> Study: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def n(self) -> int:
+        """White mates in this many moves."""
+    @property
+    def idea(self) -> str: ...
+    @property
+    def fen(self) -> str: ...
+    @property
+    def moves(self) -> list[str]:
+        """The move texts played so far, White's and Black's."""
+    @property
+    def moves_left(self) -> int: ...
+    @property
+    def solved(self) -> bool: ...
+    @property
+    def failed(self) -> bool: ...
+    def play(self, text: str) -> dict[str, Any]:
+        """Plays White's move and Black's answer: ``{"reply": "solved" | "defence" | "refuted", "white",
+        "defence", "defence_name", "moves"}``."""
+    def hint(self) -> str:
+        """The cell name of the piece that moves next in a solution."""
+    def take_back(self) -> bool: ...
+    def restart(self) -> None: ...
+
+@final
+class Lesson:
+    """A tutorial lesson being followed: only the taught pieces move, the other side passes."""
+
+    def __new__(cls, number: int) -> Lesson: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def explain(self) -> str: ...
+    @property
+    def goal(self) -> str: ...
+    @property
+    def target(self) -> Optional[str]: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def fen(self) -> str: ...
+    @property
+    def pieces(self) -> list[str]: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def done(self) -> bool: ...
+    def legal_moves(self) -> list[str]:
+        """The taught pieces' legal moves, as move texts."""
+    def play(self, text: str) -> bool:
+        """Plays the learner's move; returns whether the goal is met."""
+    def restart(self) -> None: ...
