@@ -1,6 +1,11 @@
 // Debian's chromium, headless, as the browser tests start it.
 
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+const WEB = fileURLToPath(new URL('..', import.meta.url));
 
 /** The flags Debian's chromium needs in a sandboxed, offline container. */
 const FLAGS = [
@@ -16,4 +21,18 @@ const FLAGS = [
 /** Starts the system chromium (or $CHROMIUM) headless. */
 export function launchChromium() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS });
+}
+
+/** Starts serve.mjs on a free loopback port: resolves with {address, server} once it listens. */
+export function serveWeb() {
+  const server = spawn(process.execPath, [join(WEB, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/serving (http:\S+)/);
+      if (m) resolve({ address: m[1], server });
+    });
+    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+  });
 }

@@ -7,12 +7,11 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, serveWeb } from './browser.mjs';
 import { initSync, Chess } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -25,16 +24,7 @@ let page;
 
 
 before(async () => {
-  server = spawn(process.execPath, [join(WEB, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  address = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/serving (http:\S+)/);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
-  });
+  ({ address, server } = await serveWeb());
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1180, height: 860 }, acceptDownloads: true });
   page = await context.newPage();

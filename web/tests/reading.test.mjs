@@ -9,12 +9,11 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './browser.mjs';
+import { launchChromium, serveWeb } from './browser.mjs';
 import { initSync, Chess } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -50,16 +49,7 @@ const SPIES = () => {
 };
 
 before(async () => {
-  server = spawn(process.execPath, [join(WEB, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  address = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/serving (http:\S+)/);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
-  });
+  ({ address, server } = await serveWeb());
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
   await context.addInitScript(SPIES);
