@@ -45,8 +45,8 @@ pub enum TutorError {
     /// The study or lesson is already over (solved, failed, or the goal met): take back or start again.
     #[error("this is over: take the last move back or start again")]
     Over,
-    /// The solver needed more than [`ANSWER_NODES`] to answer.
-    #[error("checking that move needs more than {ANSWER_NODES} nodes: {0}")]
+    /// The solver reached its node limit before it could answer.
+    #[error("too hard to decide here: {0}")]
     TooHard(SearchAborted),
 }
 

@@ -67,6 +67,11 @@ impl JsStudy {
         throw(StudyGame::daily(date)).map(JsStudy)
     }
 
+    /// The study as an entry of studies() (JSON, its number null).
+    pub fn entry(&self) -> String {
+        self.0.entry()
+    }
+
     /// TFEN of the position now.
     pub fn fen(&self) -> String {
         self.0.fen()

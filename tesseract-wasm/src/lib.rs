@@ -59,6 +59,7 @@
 //! class Study {                                  // a study being solved (tesseract_verify::tutor::StudyPlay)
 //!   constructor(number: number)                        // 1 to 12
 //!   static daily(date: number): Study                  // the puzzle of a day, YYYYMMDD
+//!   entry(): string                                    // the study as an entry of studies() (number null)
 //!   fen(): string; moves(): string; movesLeft(): number; solved(): boolean; failed(): boolean
 //!   play(text: string): string                         // JSON {"reply": "defence" | "solved" | "refuted", "white", "defence", "defenceName", "moves"}
 //!   hint(): number                                     // the cell of the piece to move next in a solution

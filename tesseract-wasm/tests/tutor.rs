@@ -112,6 +112,9 @@ fn the_daily_puzzle() {
     assert_eq!(puzzle["fen"].as_str(), Some(expected.position.fen().as_str()));
     assert_eq!(puzzle["title"], "Puzzle of 2026-12-04");
     let mut game = StudyGame::daily(20261204.0).unwrap();
+    let mut entry = json(&game.entry());
+    entry["number"] = puzzle["number"].clone();
+    assert_eq!(entry, puzzle);
     let texts = puzzle["lineText"].as_array().unwrap();
     assert_eq!(json(&game.play(texts[0].as_str().unwrap()).unwrap())["reply"], "defence");
     assert_eq!(json(&game.play(texts[2].as_str().unwrap()).unwrap())["reply"], "solved");

@@ -16,16 +16,22 @@ import { loadWasm } from './wasm.js';
 let engine = null; // keeps its transposition table between moves
 let study = null; // {key: JSON of [number, whites], game: Study}
 
-/** The study `number` after White's moves `whites` (each answered as when it was first played). */
+/** The study `number` after White's moves `whites` (each answered as when it was first played); a take back
+ *  (the same moves but the last) is taken back here rather than played again. */
 function studyAt(api, number, whites) {
   const key = JSON.stringify([number, whites]);
-  if (study?.key !== key) {
-    study?.game.free();
-    const game = String(number).startsWith('daily:') ? api.Study.daily(Number(String(number).slice(6))) : new api.Study(number);
-    for (const w of whites) game.play(w);
-    study = { key, game };
+  if (study?.key === key) return study.game;
+  const [cachedNumber, cachedWhites] = study ? JSON.parse(study.key) : [null, []];
+  if (cachedNumber === number && cachedWhites.length === whites.length + 1 && JSON.stringify(cachedWhites.slice(0, -1)) === JSON.stringify(whites)) {
+    study.game.takeBack();
+    study.key = key;
+    return study.game;
   }
-  return study.game;
+  study?.game.free();
+  const game = String(number).startsWith('daily:') ? api.Study.daily(Number(String(number).slice(6))) : new api.Study(number);
+  for (const w of whites) game.play(w);
+  study = { key, game };
+  return game;
 }
 
 self.onmessage = async (event) => {
@@ -51,7 +57,10 @@ self.onmessage = async (event) => {
         game.free();
       }
     } else if (kind === 'daily') {
-      self.postMessage({ id, ok: true, puzzle: JSON.parse(api.dailyPuzzle(event.data.date)) });
+      // Composed once: the study is kept for the moves that follow.
+      const number = `daily:${event.data.date}`;
+      const game = studyAt(api, number, []);
+      self.postMessage({ id, ok: true, puzzle: { ...JSON.parse(game.entry()), number } });
     } else if (kind === 'judge') {
       self.postMessage({ id, ok: true, result: JSON.parse(api.judge(event.data.fen, event.data.n)) });
     } else if (kind === 'study') {

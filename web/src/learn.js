@@ -40,6 +40,7 @@ export class Learn {
     this.lessons = JSON.parse(host.api.lessons());
     this.studies = JSON.parse(host.api.studies());
     this.progress = readProgress();
+    this.opening = 0; // counts what was opened, so that a puzzle composed late does not replace it
     this.current = null; // {kind: 'lesson', number, game: Lesson, names: []} | {kind: 'study', number, whites: [], over}
     this.message = '';
     this.#lists();
@@ -78,12 +79,15 @@ export class Learn {
   /** Opens the puzzle of the day (composed in the worker the first time, then kept for the day). */
   async daily(date = Learn.today()) {
     const key = `tesseract.daily.${date}`;
+    const opening = (this.opening = (this.opening ?? 0) + 1);
     let puzzle = null;
     try {
       puzzle = JSON.parse(localStorage.getItem(key) ?? 'null');
     } catch {
       puzzle = null;
     }
+    // A damaged or foreign entry is composed again.
+    if (typeof puzzle?.fen !== 'string' || puzzle.number !== `daily:${date}` || !Array.isArray(puzzle.lineText)) puzzle = null;
     if (!puzzle) {
       $('daily').disabled = true;
       $('daily').textContent = 'Composing today’s puzzle…';
@@ -98,6 +102,7 @@ export class Learn {
         this.#marks();
       }
     }
+    if (opening !== this.opening) return; // something else was opened while the puzzle was composed
     this.close();
     this.message = '';
     this.current = { kind: 'study', number: puzzle.number, puzzle, whites: [], plies: [], busy: false };
@@ -135,6 +140,7 @@ export class Learn {
         b.type = 'button';
         b.dataset.number = String(item.number);
         b.title = item.title;
+        b.dataset.title = item.title;
         b.addEventListener('click', () => this.open(kind, item.number));
         box.append(b);
       }
@@ -148,11 +154,13 @@ export class Learn {
     for (const b of $('lesson-list').children) {
       const done = this.progress.lessons[b.dataset.number];
       b.textContent = `${b.dataset.number}${done ? ' ✓' : ''}`;
+      b.setAttribute('aria-label', `Lesson ${b.dataset.number}: ${b.dataset.title}${done ? ', done' : ''}`);
       b.classList.toggle('done', !!done);
     }
     for (const b of $('study-list').children) {
       const done = this.progress.studies[b.dataset.number];
       b.textContent = `${b.dataset.number}${done ? ' ✓' : ''}`;
+      b.setAttribute('aria-label', `Study ${b.dataset.number}: ${b.dataset.title}${done ? ', solved' : ''}`);
       b.classList.toggle('done', !!done);
     }
     const today = !!this.progress.studies[`daily:${Learn.today()}`];
@@ -170,6 +178,7 @@ export class Learn {
   open(kind, number) {
     const list = kind === 'lesson' ? this.lessons : this.studies;
     if (number < 1 || number > list.length) return;
+    this.opening = (this.opening ?? 0) + 1;
     this.close();
     this.message = '';
     if (kind === 'lesson') {
@@ -253,12 +262,13 @@ export class Learn {
     try {
       reply = await this.host.ask({ kind: 'study', number: c.number, whites: c.whites, action: 'play', text });
     } catch (err) {
+      if (this.current !== c) return null; // the study was left while the solver thought
       c.busy = false;
       this.message = String(err.message ?? err);
       this.render();
       return 'illegal';
     }
-    if (this.current !== c) return null; // the study was left while the solver thought
+    if (this.current !== c) return null;
     c.busy = false;
     c.whites.push(text);
     c.plies.push(reply.reply.defence ? 2 : 1);
@@ -289,6 +299,7 @@ export class Learn {
     try {
       cell = (await this.host.ask({ kind: 'study', number: c.number, whites: c.whites, action: 'hint' })).cell;
     } catch (err) {
+      if (this.current !== c) return;
       this.message = String(err.message ?? err);
     }
     c.busy = false;

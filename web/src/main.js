@@ -165,7 +165,7 @@ function updatePanel() {
   showMoves();
   showResult();
   showControls();
-  if (app.mode !== 'tactoe') $('position-text').placeholder = g.text();
+  $('position-text').placeholder = g.text();
 }
 
 /** The texts of the moves played: SAN in 2D, the long form in 4D, cell names in Four Tac Toe. */
@@ -185,6 +185,16 @@ function showMoves() {
   const texts = moveTexts();
   const list = $('moves');
   list.replaceChildren();
+  if (learning() && app.learn.names()) {
+    // A lesson's moves are all the learner's (the other side passes): one a line, no stepping back.
+    texts.forEach((t) => {
+      const li = document.createElement('li');
+      li.textContent = t;
+      list.append(li);
+    });
+    $('step-nav').hidden = true;
+    return;
+  }
   // A game set from a position with Black to move starts with Black's move: its first pair has a gap.
   let blackFirst = false;
   if (app.mode !== 'tactoe') {
@@ -235,6 +245,13 @@ function showPly(ply) {
   refresh();
 }
 
+/** Forgets the past position shown (the game changed under it: an undo, a take back, a new game). */
+function forgetPast() {
+  app.past?.free();
+  app.past = null;
+  app.viewPly = null;
+}
+
 /** Back to the game as it stands. */
 function toPresent() {
   if (app.viewPly !== null) showPly(Infinity);
@@ -243,7 +260,8 @@ function toPresent() {
 /** The engine's last line in words, and the raw figures under "details". */
 function showEngineLine() {
   const line = app.engineLine;
-  $('engine').textContent = app.request ? `${app.players[app.game.turn()]} is thinking…` : line?.words ?? '';
+  const who = app.mode === 'tactoe' ? `level ${app.level}` : mover();
+  $('engine').textContent = app.request ? `${who} is thinking…` : line?.words ?? '';
   $('engine-raw').textContent = line?.raw ?? '';
   $('engine-details').hidden = !line?.raw;
 }
@@ -251,7 +269,7 @@ function showEngineLine() {
 /** The end of a game: who won, why, and the moves in PGN to copy. */
 function showResult() {
   const box = $('result');
-  if (!over() || learning()) {
+  if (!over() || learning() || app.resultClosed) {
     box.hidden = true;
     return;
   }
@@ -289,6 +307,11 @@ function showControls() {
     if ('disabled' in el) el.disabled = match;
   }
   $('load').disabled = match;
+  // The Learn panel's buttons would leave the match: off during one too.
+  for (const b of document.querySelectorAll('#learn button')) {
+    b.disabled = online();
+    b.title = online() ? 'Leave the online match first' : b.dataset.title ?? '';
+  }
   $('new').title = online() ? 'Leave the online match first' : learning() ? 'Leave the lesson or study first' : '';
   $('save-pgn').hidden = app.mode === 'tactoe';
   $('position-label').firstChild.textContent =
@@ -329,6 +352,8 @@ function refresh() {
 }
 
 function fail(message) {
+  // An error may quote its input (a PGN token, a position text): a few lines of it are enough.
+  if (message.length > 400) message = `${message.slice(0, 400)}…`;
   app.error = message;
   $('error').textContent = message;
 }
@@ -343,9 +368,10 @@ function freeGame() {
 /** Frees the game shown (the Learn panel keeps its lesson or study). */
 function dropGame() {
   stopEngine();
-  app.past?.free();
-  app.past = null;
-  app.viewPly = null;
+  forgetPast();
+  app.hover = -1;
+  $('hover').hidden = true;
+  app.resultClosed = false;
   app.engineLine = null;
   app.seen = { plies: -2, pieces: 0 };
   if (app.game) app.game.free();
@@ -473,6 +499,7 @@ function undo() {
     return;
   }
   stopEngine();
+  forgetPast();
   const step = () => {
     if (app.mode === 'tactoe') {
       const cell = app.game.undo();
@@ -513,16 +540,13 @@ function worker() {
 }
 
 function stopEngine() {
-  for (const { reject } of app.asks.values()) reject(new Error('stopped'));
-  if (app.asks.size && app.worker) {
-    app.worker.terminate();
-    app.worker = null;
-  }
-  app.asks.clear();
   if (app.request && app.worker) {
     // A search cannot be interrupted from outside the worker: end the worker (a new one starts on demand).
+    // The Learn panel's requests in the same worker end with it, and say so.
     app.worker.terminate();
     app.worker = null;
+    for (const { reject } of app.asks.values()) reject(new Error('the worker was stopped for a new game'));
+    app.asks.clear();
   }
   app.request = 0;
 }
@@ -698,7 +722,7 @@ function save() {
   download(text, app.mode === 'tactoe' ? 'four-tac-toe.json' : 'tesseract-game.json', 'application/json');
 }
 
-/** Saves the game as PGN (chess games: 4D moves in the long form, RULES.md §4). */
+/** Saves the game as PGN (the library's writer: SAN in 2D, move texts of eight digits in 4D). */
 function savePgn() {
   if (!app.game || app.mode === 'tactoe') return;
   const text = pgnText();
@@ -802,6 +826,8 @@ function wire() {
   $('flip').addEventListener('click', () => {
     app.flip = !app.flip;
     hidePromotion();
+    app.hover = -1; // the cell under the pointer is another one now
+    $('hover').hidden = true;
     render();
   });
   $('sound').addEventListener('click', () => {
@@ -847,7 +873,10 @@ function wire() {
     }
     setTimeout(() => ($('result-copy').textContent = 'Copy PGN'), 2000);
   });
-  $('result-close').addEventListener('click', () => ($('result').hidden = true));
+  $('result-close').addEventListener('click', () => {
+    app.resultClosed = true;
+    $('result').hidden = true;
+  });
   $('load').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     e.target.value = '';
@@ -1058,6 +1087,7 @@ async function start() {
       refresh();
     },
     undo(plies) {
+      forgetPast();
       for (let i = 0; i < plies; i++) app.game.undo();
       app.selected = -1;
       app.targets = new Map();

@@ -23,6 +23,7 @@ mkdirSync(SHOTS, { recursive: true });
 let server;
 let address;
 let browser;
+const pageErrors = [];
 let page;
 
 before(async () => {
@@ -30,12 +31,14 @@ before(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   page = await context.newPage();
-  page.on('pageerror', (err) => console.error('page error:', err));
+  page.on('pageerror', (err) => pageErrors.push(err));
   await page.goto(address);
   await page.waitForFunction(() => window.__tesseract?.ready, null, { timeout: 30_000 });
 });
 
 after(async () => {
+  // An uncaught error on the page fails the run, even when every check above passed.
+  assert.deepEqual(pageErrors.map(String), []);
   await browser?.close();
   server?.kill();
 });

@@ -273,7 +273,9 @@ test("two pages play fool's mate through the relay, to the end on both", async (
   assert.equal((await shown(a)).flipped, false);
   assert.equal((await shown(b)).flipped, true);
   for (const page of [a, b]) {
-    for (const id of ['#undo', '#new', '#position-set', '#load']) assert.ok(await page.isDisabled(id), `${page.name}: ${id} is off`);
+    for (const id of ['#undo', '#new', '#position-set', '#load', '#study-list button >> nth=0', '#daily', '#judge-run']) {
+      assert.ok(await page.isDisabled(id), `${page.name}: ${id} is off`);
+    }
   }
   await playLine(a, b, 'classic', FOOLS_MATE);
   // Black mates: 0-1 by checkmate on both pages, each told whether it won.

@@ -20,6 +20,7 @@ initSync({ module: readFileSync(join(WEB, 'pkg', 'tesseract_wasm_bg.wasm')) });
 let server;
 let address;
 let browser;
+const pageErrors = [];
 let page;
 
 
@@ -28,11 +29,13 @@ before(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1180, height: 860 }, acceptDownloads: true });
   page = await context.newPage();
-  page.on('pageerror', (err) => console.error('page error:', err));
+  page.on('pageerror', (err) => pageErrors.push(err));
   await open();
 });
 
 after(async () => {
+  // An uncaught error on the page fails the run, even when every check above passed.
+  assert.deepEqual(pageErrors.map(String), []);
   await browser?.close();
   server?.kill();
 });

@@ -24,6 +24,7 @@ mkdirSync(SHOTS, { recursive: true });
 let server;
 let address;
 let browser;
+const pageErrors = [];
 let context;
 let page;
 const notFound = []; // every response of the page's server that was not found
@@ -54,7 +55,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
   await context.addInitScript(SPIES);
   page = await context.newPage();
-  page.on('pageerror', (err) => console.error('page error:', err));
+  page.on('pageerror', (err) => pageErrors.push(err));
   page.on('response', (r) => {
     if (r.status() === 404) notFound.push(r.url());
   });
@@ -63,6 +64,8 @@ before(async () => {
 });
 
 after(async () => {
+  // An uncaught error on the page fails the run, even when every check above passed.
+  assert.deepEqual(pageErrors.map(String), []);
   await browser?.close();
   server?.kill();
 });
@@ -105,12 +108,16 @@ async function playClicks(moves) {
 }
 
 test('the page fits 1280×720 without scrolling, and loads with no 404', async () => {
+  // The page never scrolls: the board, the bar above it and the panel beside it (which scrolls on its own)
+  // all end inside the window.
   const size = await page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
-    height: document.documentElement.scrollHeight,
     board: document.getElementById('board').getBoundingClientRect().toJSON(),
+    aside: document.querySelector('aside').getBoundingClientRect().toJSON(),
+    views: document.getElementById('views').getBoundingClientRect().toJSON(),
   }));
-  assert.ok(size.height <= 720 && size.width <= 1280, JSON.stringify(size));
+  assert.ok(size.width <= 1280, JSON.stringify(size));
+  assert.ok(size.aside.bottom <= 720 && size.views.top >= 0, JSON.stringify(size));
   // White's own first row: the lowest cell of the 4D grid is inside the window.
   const corner = await point(0);
   assert.ok(corner.y < 720 && corner.y > 0, JSON.stringify(corner));
@@ -330,4 +337,36 @@ test('letters stay as the high-contrast option, remembered', async () => {
   assert.equal(await page.getAttribute('#letters', 'aria-pressed'), 'true');
   await page.click('#letters');
   assert.equal(await page.getAttribute('#letters', 'aria-pressed'), 'false');
+});
+
+test('a change of game under the pointer, an undo while looking back, a closed result panel: nothing stale', async () => {
+  await newGame({ mode: 'tesseract', army: 'standard' });
+  const p = await point(600);
+  await page.mouse.move(p.x, p.y);
+  await settled();
+  assert.equal((await state()).hover, 600);
+  // New game with the pointer still there: the hovered 4D cell is forgotten (a 2D board has no cell 600).
+  await page.selectOption('#mode', 'classic');
+  await page.focus('#new');
+  await page.keyboard.press('Enter');
+  await settled();
+  let s = await state();
+  assert.equal(s.hover, -1);
+  assert.equal(await page.isVisible('#hover'), false);
+  // Looking back at move 1, then Undo: the present is shown, not a stale past.
+  await playClicks(['e2e4', 'e7e5', 'g1f3']);
+  await page.click('#moves button.ply[data-ply="1"]');
+  await page.click('#undo');
+  await settled();
+  s = await state();
+  assert.equal(s.viewPly, null);
+  assert.equal(s.shown, s.cells);
+  assert.deepEqual(s.history, ['e2e4', 'e7e5']);
+  // A closed result panel stays closed while the moves are stepped through.
+  await newGame({ mode: 'classic' });
+  await playClicks(['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+  assert.equal(await page.isVisible('#result'), true);
+  await page.click('#result-close');
+  await page.click('#moves button.ply[data-ply="2"]');
+  assert.equal(await page.isVisible('#result'), false);
 });
