@@ -34,7 +34,7 @@ export PATH="$VIRTUAL_ENV/bin:$PATH"
 # --no-build-isolation: the maturin just installed builds it (no second download); --force-reinstall:
 # the same version number is installed again after a change.
 step "building the Python extension with maturin, profile $profile (first time: a few \
-minutes; pip install ./tesseract-py, in release, about 2.5 as the review measured)..."
+minutes; pip install ./tesseract-py, in release: about 2.5 minutes, as the review measured)..."
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
     --force-reinstall --config-settings=build-args="--profile $profile" ./tesseract-py
 
