@@ -57,16 +57,7 @@ fn a_wrong_move_is_refuted_then_taken_back() {
 fn a_mate_in_2_names_black_s_defence() {
     let study = study::shipped().unwrap().into_iter().find(|s| s.n == 2).expect("a mate in 2");
     let number = study::shipped().unwrap().iter().position(|s| *s == study).unwrap() + 1;
-    let mut pos = study.position.clone();
-    let texts: Vec<String> = study
-        .line
-        .iter()
-        .map(|&m| {
-            let t = TextMove::from_move(m, &pos).to_string();
-            pos.make(m);
-            t
-        })
-        .collect();
+    let texts = study.line_text();
     // White's moves of the main line; Black's are the program's.
     let script = format!("{}\n{}\nquit\n", texts[0], texts[2]);
     let out = play(&["--study", &number.to_string(), "--no-color"], &script);

@@ -1,5 +1,6 @@
 // Debian's chromium, headless, as the browser tests start it.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +36,16 @@ export function serveWeb() {
     });
     server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
   });
+}
+
+/** Waits until `page` has drawn a frame after the last change (rendering is at the next animation frame). */
+export function settled(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The page (client) point where the page says it drew `cell`; fails the test if it is not drawn. */
+export async function cellPoint(page, cell) {
+  const p = await page.evaluate((c) => window.__tesseract.clientPoint(c), cell);
+  assert.ok(p, `cell ${cell} is drawn`);
+  return p;
 }

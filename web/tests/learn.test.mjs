@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveWeb } from './browser.mjs';
+import { cellPoint, launchChromium, serveWeb, settled as settledIn } from './browser.mjs';
 import { initSync, Chess, studies, lessons, lessonSolution, dailyPuzzle } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -45,11 +45,10 @@ after(async () => {
 
 const state = () => page.evaluate(() => window.__tesseract.state());
 const learn = () => page.evaluate(() => window.__tesseract.learn());
-const settled = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const settled = () => settledIn(page);
 
 async function clickCell(cell) {
-  const p = await page.evaluate((c) => window.__tesseract.clientPoint(c), cell);
-  assert.ok(p, `cell ${cell} is drawn`);
+  const p = await cellPoint(page, cell);
   await page.mouse.click(p.x, p.y);
   await settled();
 }

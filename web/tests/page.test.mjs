@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveWeb } from './browser.mjs';
+import { cellPoint, launchChromium, serveWeb, settled as settledIn } from './browser.mjs';
 import { initSync, Chess } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -49,15 +49,12 @@ const state = () => page.evaluate(() => window.__tesseract.state());
 
 /** Clicks the centre of a cell where the page says it drew it. */
 async function clickCell(cell) {
-  const p = await page.evaluate((c) => window.__tesseract.clientPoint(c), cell);
-  assert.ok(p, `cell ${cell} is drawn`);
+  const p = await cellPoint(page, cell);
   await page.mouse.click(p.x, p.y);
 }
 
 /** Waits until the page has drawn a frame after the last change (rendering is at the next animation frame). */
-async function settled() {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const settled = () => settledIn(page);
 
 /** Waits until no engine is thinking and it is `turn`'s move (or the game is over). */
 async function humanToMove(turn = 'w') {

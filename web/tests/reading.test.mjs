@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveWeb } from './browser.mjs';
+import { cellPoint, launchChromium, serveWeb, settled as settledIn } from './browser.mjs';
 import { initSync, Chess } from '../pkg/tesseract_wasm.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -71,13 +71,8 @@ after(async () => {
 });
 
 const state = () => page.evaluate(() => window.__tesseract.state());
-const settled = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-async function point(cell) {
-  const p = await page.evaluate((c) => window.__tesseract.clientPoint(c), cell);
-  assert.ok(p, `cell ${cell} is drawn`);
-  return p;
-}
+const settled = () => settledIn(page);
+const point = (cell) => cellPoint(page, cell);
 
 async function clickCell(cell) {
   const p = await point(cell);
