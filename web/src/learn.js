@@ -277,6 +277,7 @@ export class Learn {
     const study = this.#study(c);
     if (reply.reply.reply === 'solved') {
       c.over = true;
+      c.solved = true;
       this.#save('study', c.number, reply.reply.moves);
       this.message = `Solved in ${reply.reply.moves}! ${study.idea}`;
     } else if (reply.reply.reply === 'refuted') {
@@ -318,6 +319,7 @@ export class Learn {
     c.whites.pop();
     this.host.undo(c.plies.pop());
     c.over = false;
+    c.solved = false;
     this.message = '';
     this.render();
   }
@@ -334,13 +336,10 @@ export class Learn {
     const c = this.current;
     if (c.kind === 'lesson') return `Tutorial, lesson ${c.number} of ${this.lessons.length}${c.game.done() ? ': done' : ''}`;
     const s = this.#study(c);
-    const how = c.over ? (this.#solved(c) ? 'solved' : 'refuted') : c.busy ? 'checking your move' : `White to move mates in ${s.n}`;
+    const how = c.over ? (c.solved ? 'solved' : 'refuted') : c.busy ? 'checking your move' : `White to move mates in ${s.n}`;
     return c.puzzle ? `${c.puzzle.title}: ${how}` : `Study ${c.number} of ${this.studies.length}: ${how}`;
   }
 
-  #solved(c) {
-    return this.message.startsWith('Solved');
-  }
 
   /** The moves' names in a lesson (the board shows only the position: the other side passes). */
   names() {
@@ -362,7 +361,7 @@ export class Learn {
     const lesson = c.kind === 'lesson' ? this.lessons[c.number - 1] : null;
     const study = c.kind === 'study' ? this.#study(c) : null;
     $('learn-title').textContent = (lesson ?? study).title;
-    $('learn-message').classList.toggle('bad', c.kind === 'study' && !!c.over && !this.#solved(c));
+    $('learn-message').classList.toggle('bad', c.kind === 'study' && !!c.over && !c.solved);
     $('learn-text').textContent = lesson ? lesson.explain : `White to move mates in ${study.n}. Play White's moves; the page plays Black's best defence.`;
     $('learn-task').textContent = lesson
       ? `${GOALS[lesson.goal]} Par: ${lesson.bound} move${lesson.bound === 1 ? '' : 's'}. Moves so far: ${c.game.count()}.`
