@@ -11,6 +11,7 @@
 //! | `verify` | `tesseract-verify` | `verify` (default) | machine-checked studies and lessons, self-checks |
 //! | `uci` | `tesseract-uci` | `uci` (default) | the engine over UCI: command parser, engine loop, input lines |
 //! | `tactoe` | `tesseract-tactoe` | `tactoe` (default) | Four Tac Toe on the shared geometry |
+//! | `tablebase` | `tesseract-tablebase` | `tablebase` (default) | endgame tables of every board: generation, files, probing |
 //! | `wire` | `tesseract-wire` | `wire` | the authenticated move protocol (P-256, HKDF, HMAC) |
 //!
 //! Other features: `svg` (default) for SVG pictures, `serde` for serialization through every crate,
@@ -29,6 +30,8 @@ pub use tesseract_board as board;
 pub use tesseract_movegen as movegen;
 #[cfg(feature = "search")]
 pub use tesseract_search as search;
+#[cfg(feature = "tablebase")]
+pub use tesseract_tablebase as tablebase;
 #[cfg(feature = "tactoe")]
 pub use tesseract_tactoe as tactoe;
 #[cfg(feature = "uci")]
