@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     };
     let started = Instant::now();
     let mut tables = Tablebases::new();
-    let result = tables.generate(args.board, &material, &options, &report).map(|t| t.clone());
+    let result = tables.generate(args.board, &material, &options, &report).cloned();
     bar.finish_and_clear();
     let table = match result {
         Ok(t) => t,
@@ -115,15 +115,7 @@ fn main() -> ExitCode {
     for stm in Color::ALL {
         let s = table.stats(stm);
         let who = if stm == Color::White { "stronger side (White) to move" } else { "weaker side (Black) to move" };
-        outln!(
-            "{who}: {} positions, {} won ({:.2}%), {} drawn ({:.2}%), {} lost",
-            s.positions(),
-            s.wins,
-            100.0 * s.wins as f64 / s.positions().max(1) as f64,
-            s.draws,
-            100.0 * s.draws as f64 / s.positions().max(1) as f64,
-            s.losses
-        );
+        outln!("{who}: {s}");
         if let Some(pos) = table.longest_example(stm) {
             outln!("  longest mate {} moves ({} positions), e.g. {}", s.longest_moves(), s.at_longest, pos.fen());
             if args.line {

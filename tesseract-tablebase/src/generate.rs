@@ -106,9 +106,8 @@ impl<'a> Solver<'a> {
     /// Whether the king of `color` is attacked (by the pieces of the other color) on `cells`.
     fn in_check(&self, cells: &[Sq], color: Color) -> bool {
         let king = cells[color.index()];
-        (0..cells.len()).any(|i| {
-            self.color(i) != color && self.layout.space.attacks(self.role(i), cells[i], king, cells)
-        })
+        (0..cells.len())
+            .any(|i| self.color(i) != color && self.layout.space.attacks(self.role(i), cells[i], king, cells))
     }
 
     /// Calls `f` with each legal move's result, the side `stm` to move on `cells` (a valid position).
@@ -273,9 +272,8 @@ impl<'a> Solver<'a> {
                         if let Some(longest) = self.longest_if_all_lose(&b[..k], stm.other()) {
                             let p = longest + 1;
                             if p == ply {
-                                any |= slot
-                                    .compare_exchange(UNKNOWN, now, Ordering::Relaxed, Ordering::Relaxed)
-                                    .is_ok();
+                                any |=
+                                    slot.compare_exchange(UNKNOWN, now, Ordering::Relaxed, Ordering::Relaxed).is_ok();
                             } else if p > ply {
                                 self.pending[o][before as usize].store(entry::of_plies(p), Ordering::Relaxed);
                                 self.last_pending.fetch_max(u32::from(p), Ordering::Relaxed);
@@ -364,7 +362,8 @@ pub(crate) fn solve(
                         if c >= 2 * chunks_per_side {
                             break;
                         }
-                        let (side, c) = if c < chunks_per_side { (Color::White, c) } else { (Color::Black, c - chunks_per_side) };
+                        let (side, c) =
+                            if c < chunks_per_side { (Color::White, c) } else { (Color::Black, c - chunks_per_side) };
                         let start = c * CHUNK;
                         let end = (start + CHUNK).min(layout.per_side);
                         work(side, start..end);
@@ -389,7 +388,10 @@ pub(crate) fn solve(
     let mut ply: u32 = 1;
     loop {
         if ply > u32::from(entry::MAX_PLIES) {
-            return Err(GenerateError::TooDeep { material: layout.material.to_string(), max: u32::from(entry::MAX_PLIES) });
+            return Err(GenerateError::TooDeep {
+                material: layout.material.to_string(),
+                max: u32::from(entry::MAX_PLIES),
+            });
         }
         let settled = AtomicBool::new(false);
         run(ply, &|side, range| solver.pass_chunk(side, range, ply as u8, &settled));

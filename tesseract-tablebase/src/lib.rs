@@ -40,7 +40,14 @@ mod space;
 mod store;
 mod table;
 
+// The README's Rust example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use generate::{GenerateError, GenerateOptions, Progress};
 pub use material::{MAX_PIECES, Material, MaterialError};
 pub use store::{LoadError, Tablebases};
-pub use table::{MAGIC, Probe, RULES_VERSION, SideStats, TableError, Tablebase, Wdl, board_text, file_name, parse_board};
+pub use table::{
+    MAGIC, Probe, RULES_VERSION, SideStats, TableError, Tablebase, Wdl, board_text, file_name, parse_board,
+};

@@ -97,8 +97,8 @@ impl Space {
                 ray_start.push(ray_cells.len() as u32);
                 let mut p = *c;
                 loop {
-                    for axis in 0..d {
-                        p[axis] += dir.delta[axis];
+                    for (v, step) in p.iter_mut().zip(dir.delta).take(d) {
+                        *v += step;
                     }
                     match cell_of(&p) {
                         Some(cell) => ray_cells.push(cell),
@@ -115,8 +115,8 @@ impl Space {
             leap_start.push(leap_cells.len() as u32);
             for leap in geometry.leaps() {
                 let mut p = *c;
-                for axis in 0..d {
-                    p[axis] += leap.delta[axis];
+                for (v, step) in p.iter_mut().zip(leap.delta).take(d) {
+                    *v += step;
                 }
                 if let Some(cell) = cell_of(&p) {
                     leap_cells.push(cell);
@@ -160,15 +160,14 @@ impl Space {
                     .collect()
             })
             .collect();
-        let to_domain: Vec<Vec<u16>> = to_domain;
         let mut pair_start = Vec::with_capacity(cells * cells + 1);
         let mut pair_gs = Vec::new();
-        for a in 0..cells {
+        for into_domain in &to_domain {
             for b in 0..cells {
                 pair_start.push(pair_gs.len() as u32);
                 let image = |g: u16| maps[g as usize * cells + b];
-                let best = to_domain[a].iter().map(|&g| image(g)).min().expect("a symmetry into the domain");
-                pair_gs.extend(to_domain[a].iter().copied().filter(|&g| image(g) == best));
+                let best = into_domain.iter().map(|&g| image(g)).min().expect("a symmetry into the domain");
+                pair_gs.extend(into_domain.iter().copied().filter(|&g| image(g) == best));
             }
         }
         pair_start.push(pair_gs.len() as u32);
@@ -295,8 +294,7 @@ mod tests {
 
     #[test]
     fn group_and_domain_sizes() {
-        for (shape, group, domain) in
-            [(Shape::CHESS, 8, 10), (Shape::RAUMSCHACH, 48, 10), (Shape::TESSERACT, 384, 15)]
+        for (shape, group, domain) in [(Shape::CHESS, 8, 10), (Shape::RAUMSCHACH, 48, 10), (Shape::TESSERACT, 384, 15)]
         {
             let s = Space::of(shape);
             assert_eq!(s.group_len, group, "{shape}");
@@ -348,7 +346,11 @@ mod tests {
                     let mut targets = vec![false; s.cells];
                     s.for_each_target(role, from, &blocker, |t| targets[t as usize] = true);
                     for t in 0..s.cells as Sq {
-                        assert_eq!(s.attacks(role, from, t, &blocker), targets[t as usize], "{shape} {role} {from}->{t}");
+                        assert_eq!(
+                            s.attacks(role, from, t, &blocker),
+                            targets[t as usize],
+                            "{shape} {role} {from}->{t}"
+                        );
                     }
                 }
             }

@@ -117,10 +117,8 @@ impl Tablebases {
                     // The material after piece j is captured, and how its pieces line up with ours.
                     let rest: Vec<(Color, Role)> =
                         layout.pieces.iter().enumerate().filter(|&(i, _)| i != j).map(|(_, &p)| p).collect();
-                    let white: Vec<Role> =
-                        rest[2..].iter().filter(|p| p.0 == Color::White).map(|p| p.1).collect();
-                    let black: Vec<Role> =
-                        rest[2..].iter().filter(|p| p.0 == Color::Black).map(|p| p.1).collect();
+                    let white: Vec<Role> = rest[2..].iter().filter(|p| p.0 == Color::White).map(|p| p.1).collect();
+                    let black: Vec<Role> = rest[2..].iter().filter(|p| p.0 == Color::Black).map(|p| p.1).collect();
                     let (sub, swap) = Material::new(&white, &black).expect("fewer pieces").normalized();
                     let table = &self.tables[&(shape, sub)];
                     let flip = |c: Color| if swap { c.other() } else { c };
@@ -233,11 +231,7 @@ impl Tablebases {
         }
         let (m, after) = best?;
         // The move keeps the table's verdict: won positions stay won, drawn ones drawn.
-        debug_assert_eq!(
-            here.plies.map(|p| p - 1),
-            after.plies,
-            "a table inconsistent with its successors at {pos:?}"
-        );
+        debug_assert_eq!(here.plies.map(|p| p - 1), after.plies, "a table inconsistent with its successors at {pos:?}");
         Some((m, after))
     }
 

@@ -120,6 +120,23 @@ impl SideStats {
     }
 }
 
+impl std::fmt::Display for SideStats {
+    /// `N positions, W won (w%), D drawn (d%), L lost`, percentages to two decimals.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let percent = |x: u64| 100.0 * x as f64 / self.positions().max(1) as f64;
+        write!(
+            f,
+            "{} positions, {} won ({:.2}%), {} drawn ({:.2}%), {} lost",
+            self.positions(),
+            self.wins,
+            percent(self.wins),
+            self.draws,
+            percent(self.draws),
+            self.losses
+        )
+    }
+}
+
 /// A solved table: every position of one material on one board, with its distance to mate.
 ///
 /// Build one with [`crate::Tablebases::generate`] or read one from a file ([`Tablebase::read`]). A table
@@ -142,7 +159,8 @@ impl std::fmt::Debug for Tablebase {
 }
 
 /// The version of the rules a table is computed under, written in its header.
-pub const RULES_VERSION: &str = "tesseract-rules-1 (RULES.md; pawnless, no castling; repetition and the 50/75-move rules ignored)";
+pub const RULES_VERSION: &str =
+    "tesseract-rules-1 (RULES.md; pawnless, no castling; repetition and the 50/75-move rules ignored)";
 
 /// The first bytes of a table file.
 pub const MAGIC: &[u8; 8] = b"TESSTB1\n";
