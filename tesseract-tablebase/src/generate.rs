@@ -110,17 +110,23 @@ impl<'a> Solver<'a> {
             .any(|i| self.color(i) != color && self.layout.space.attacks(self.role(i), cells[i], king, cells))
     }
 
-    /// Calls `f` with each legal move's result, the side `stm` to move on `cells` (a valid position).
-    /// Returns the number of legal moves.
-    fn successors(&self, cells: &[Sq], stm: Color, mut f: impl FnMut(Next)) -> usize {
+    /// Calls `f` with each legal move's result, the side `stm` to move on `cells` (a valid position),
+    /// until `f` returns `false`. A move within the table is given by its index when `index_quiet`,
+    /// else as `Next::Here(u64::MAX)` (saving the work of finding its index). Returns the number of legal
+    /// moves seen.
+    fn successors(&self, cells: &[Sq], stm: Color, index_quiet: bool, mut f: impl FnMut(Next) -> bool) -> usize {
         let k = cells.len();
         let space = &self.layout.space;
         let mut legal = 0;
+        let mut stopped = false;
         for i in 0..k {
             if self.color(i) != stm {
                 continue;
             }
             space.for_each_target(self.role(i), cells[i], cells, |to| {
+                if stopped {
+                    return;
+                }
                 let victim = (0..k).find(|&j| cells[j] == to);
                 if victim.is_some_and(|j| self.color(j) == stm) {
                     return;
@@ -132,7 +138,8 @@ impl<'a> Solver<'a> {
                     None => {
                         if !self.in_check(&after[..k], stm) {
                             legal += 1;
-                            f(Next::Here(self.layout.canonical(&after[..k])));
+                            let index = if index_quiet { self.layout.canonical(&after[..k]) } else { u64::MAX };
+                            stopped = !f(Next::Here(index));
                         }
                     }
                     Some(j) => {
@@ -155,7 +162,7 @@ impl<'a> Solver<'a> {
                             sub[t] = rest[from];
                         }
                         let side = if exit.swap { stm } else { stm.other() };
-                        f(Next::Out(exit.table.entry_at(&sub[..m], side)));
+                        stopped = !f(Next::Out(exit.table.entry_at(&sub[..m], side)));
                     }
                 }
             });
@@ -205,13 +212,16 @@ impl<'a> Solver<'a> {
         let mut best_win: Option<u8> = None;
         let mut longest_loss = 0u8;
         let mut all_captures_lose = true;
-        let legal = self.successors(cells, stm, |next| match next {
-            Next::Here(_) => all_captures_lose = false,
-            Next::Out(v) => match entry::plies(v) {
-                Some(p) if p % 2 == 0 => best_win = Some(best_win.map_or(p + 1, |w| w.min(p + 1))),
-                Some(p) => longest_loss = longest_loss.max(p + 1),
-                None => all_captures_lose = false,
-            },
+        let legal = self.successors(cells, stm, false, |next| {
+            match next {
+                Next::Here(_) => all_captures_lose = false,
+                Next::Out(v) => match entry::plies(v) {
+                    Some(p) if p % 2 == 0 => best_win = Some(best_win.map_or(p + 1, |w| w.min(p + 1))),
+                    Some(p) => longest_loss = longest_loss.max(p + 1),
+                    None => all_captures_lose = false,
+                },
+            }
+            true
         });
         if legal == 0 {
             return (if self.in_check(cells, stm) { entry::of_plies(0) } else { STALEMATE }, 0);
@@ -228,10 +238,7 @@ impl<'a> Solver<'a> {
         let mut longest = 0u8;
         let mut all = true;
         let other = stm.other().index();
-        let legal = self.successors(cells, stm, |next| {
-            if !all {
-                return;
-            }
+        let legal = self.successors(cells, stm, true, |next| {
             let v = match next {
                 Next::Here(idx) => self.values[other][idx as usize].load(Ordering::Relaxed),
                 Next::Out(v) => v,
@@ -240,6 +247,7 @@ impl<'a> Solver<'a> {
                 Some(p) if p % 2 == 1 && v != STALEMATE => longest = longest.max(p),
                 _ => all = false,
             }
+            all
         });
         (all && legal > 0).then_some(longest)
     }
@@ -326,13 +334,14 @@ pub enum GenerateError {
 }
 
 /// Solves the table of `layout`, the tables of every capture already in `exits` (indexed by the
-/// captured piece's place in table order). Returns the values of White-to-move then Black-to-move indices.
+/// captured piece's place in table order). Returns the values of the White-to-move and the Black-to-move
+/// indices.
 pub(crate) fn solve(
     layout: &Layout,
     exits: Vec<Option<(&Tablebase, Vec<usize>, bool)>>,
     options: &GenerateOptions,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<Vec<u8>, GenerateError> {
+) -> Result<[Vec<u8>; 2], GenerateError> {
     let n = usize::try_from(layout.per_side).map_err(|_| GenerateError::TooLarge {
         material: layout.material.to_string(),
         board: layout.space.shape.to_string(),
@@ -400,12 +409,16 @@ pub(crate) fn solve(
         }
         ply += 1;
     }
-    let mut out = Vec::with_capacity(2 * n);
-    for side in solver.values {
-        out.extend(side.into_iter().map(|v| match v.into_inner() {
-            UNKNOWN | STALEMATE => entry::DRAW,
-            v => v,
-        }));
-    }
-    Ok(out)
+    let Solver { values: [white, black], pending, .. } = solver;
+    drop(pending);
+    // In place: an atomic byte and a byte share their layout, so no second copy is made.
+    let finish = |side: Vec<AtomicU8>| -> Vec<u8> {
+        side.into_iter()
+            .map(|v| match v.into_inner() {
+                UNKNOWN | STALEMATE => entry::DRAW,
+                v => v,
+            })
+            .collect()
+    };
+    Ok([finish(white), finish(black)])
 }

@@ -186,7 +186,7 @@ impl Tablebases {
     /// What the tables say of `pos`: `None` when no loaded table has its board and material (pawns,
     /// more than four pieces, castling rights). Two kings alone are a draw without a table.
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        let pieces = pos.pieces().count();
+        let pieces = pos.piece_list(Color::White).len() + pos.piece_list(Color::Black).len();
         if pieces > MAX_PIECES {
             return None;
         }

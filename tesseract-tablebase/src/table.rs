@@ -145,8 +145,8 @@ impl std::fmt::Display for SideStats {
 #[derive(Clone)]
 pub struct Tablebase {
     pub(crate) layout: Layout,
-    /// White-to-move entries, then Black-to-move entries.
-    pub(crate) values: Vec<u8>,
+    /// The entries with White to move, and with Black to move.
+    pub(crate) values: [Vec<u8>; 2],
 }
 
 impl std::fmt::Debug for Tablebase {
@@ -196,7 +196,7 @@ pub enum TableError {
 }
 
 impl Tablebase {
-    pub(crate) fn new(layout: Layout, values: Vec<u8>) -> Tablebase {
+    pub(crate) fn new(layout: Layout, values: [Vec<u8>; 2]) -> Tablebase {
         Tablebase { layout, values }
     }
 
@@ -223,8 +223,7 @@ impl Tablebase {
     /// The entry of a placement given in this table's order, `stm` to move.
     #[inline]
     pub(crate) fn entry_at(&self, cells: &[Sq], stm: Color) -> u8 {
-        let idx = self.layout.canonical(cells);
-        self.values[stm.index() * self.layout.per_side as usize + idx as usize]
+        self.values[stm.index()][self.layout.canonical(cells) as usize]
     }
 
     /// The cells of a position's pieces in this table's order and the side to move as the table sees it,
@@ -280,9 +279,8 @@ impl Tablebase {
 
     /// The counts of one side to move.
     pub fn stats(&self, stm: Color) -> SideStats {
-        let n = self.layout.per_side as usize;
         let mut s = SideStats::default();
-        for (idx, &v) in self.values[stm.index() * n..(stm.index() + 1) * n].iter().enumerate() {
+        for (idx, &v) in self.values[stm.index()].iter().enumerate() {
             match Probe::from_entry(v) {
                 None => {}
                 Some(Probe { wdl: Wdl::Draw, .. }) => s.draws += 1,
@@ -317,8 +315,8 @@ impl Tablebase {
     /// The position at `index` with `stm` to move, as a [`Position`] of this table's material (White the
     /// stronger side), or `None` if the index is not a position.
     pub fn position_at(&self, index: u64, stm: Color) -> Option<Position> {
-        let v = *self.values.get(stm.index() * self.layout.per_side as usize + index as usize)?;
-        if v == entry::NONE || index >= self.layout.per_side {
+        let v = *self.values[stm.index()].get(usize::try_from(index).ok()?)?;
+        if v == entry::NONE {
             return None;
         }
         let mut cells = [0 as Sq; 4];
@@ -338,11 +336,7 @@ impl Tablebase {
 
     /// Every position of one side to move with its value: (index, probe).
     pub fn positions(&self, stm: Color) -> impl Iterator<Item = (u64, Probe)> + '_ {
-        let n = self.layout.per_side as usize;
-        self.values[stm.index() * n..(stm.index() + 1) * n]
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &v)| Probe::from_entry(v).map(|p| (i as u64, p)))
+        self.values[stm.index()].iter().enumerate().filter_map(|(i, &v)| Probe::from_entry(v).map(|p| (i as u64, p)))
     }
 
     /// The file name this table is saved under: `KQK.5x5x5x5.ttb`.
@@ -369,7 +363,7 @@ impl Tablebase {
     pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
         let mut hasher = Sha256::new();
         let header = self.header();
-        for part in [&MAGIC[..], header.as_bytes(), &self.values] {
+        for part in [&MAGIC[..], header.as_bytes(), &self.values[0], &self.values[1]] {
             hasher.update(part);
             out.write_all(part)?;
         }
@@ -379,7 +373,7 @@ impl Tablebase {
 
     /// The table as bytes ([`Tablebase::write`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.values.len() + 512);
+        let mut out = Vec::with_capacity(2 * self.values[0].len() + 512);
         self.write(&mut out).expect("writing to memory");
         out
     }
@@ -445,7 +439,8 @@ impl Tablebase {
         if Sha256::digest(body)[..] != sum[..] {
             return Err(TableError::Checksum);
         }
-        Ok(Tablebase { layout, values: values.to_vec() })
+        let (white, black) = values.split_at(values.len() / 2);
+        Ok(Tablebase { layout, values: [white.to_vec(), black.to_vec()] })
     }
 }
 
