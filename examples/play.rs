@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release --example play -- [--start standard|light|dense|raumschach|classic|chess960:N]
 //!     [--tier beginner|club|expert|master] [--color white|black] [--two-players]
-//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--no-color] [--no-time-guard] [--verbose]
+//!     [--white PLAYER --black PLAYER] [--seed N] [--load FILE] [--tablebases DIR] [--no-color]
+//!     [--no-time-guard] [--verbose]
 //! cargo run --release --example play -- --study N | --lesson N [--no-color]
 //! ```
 //!
@@ -35,6 +36,12 @@
 //! the move then differs from what `load FILE verify` re-thinks; `--no-time-guard` always searches the
 //! whole budget, so every engine move is a function of the game, the tier and the seed alone.
 //!
+//! `--tablebases DIR` loads the endgame tables of a folder (the `*.ttb` files the `tablebase` example
+//! writes with `--save-dir DIR`) for the engine (`Searcher::set_tablebases`): in a position a table covers
+//! it plays the table's move at once and says the exact mate (`White mates in 16`), and inside its
+//! searches it takes the tables' values; a folder that cannot be loaded is an error (exit status 2). A
+//! game played with tables replays (`load FILE verify`) only with the same tables loaded.
+//!
 //! Input: one command a line; a line longer than 4096 bytes or not UTF-8 is answered and skipped. When
 //! both sides are engines (`--white TIER --black TIER`, or a loaded game), they play on their own, and
 //! `quit` or the end of input stops them at once, cutting short a search under way; other lines
@@ -52,8 +59,9 @@ mod out;
 
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use clap::Parser;
@@ -64,6 +72,7 @@ use tesseract::movegen::pgn::{PgnError, PgnGame};
 use tesseract::movegen::san::SanError;
 use tesseract::movegen::{MoveError, legal_moves, san, text_line_string};
 use tesseract::search::{Game, GameRecord, Info, Player, Score, Searcher, StopReason, Tier};
+use tesseract::tablebase::Tablebases;
 
 use input::{Input, is_quit};
 use lines::{Line, MAX_LINE};
@@ -105,6 +114,10 @@ struct Args {
     /// Start from a saved game.
     #[arg(long)]
     load: Option<String>,
+    /// Load the endgame tables of this folder (the `*.ttb` files of the tablebase example's --save-dir) for
+    /// the engine: it plays their moves and knows their exact mates.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
     /// Plain text even on a terminal.
     #[arg(long)]
     no_color: bool,
@@ -125,8 +138,19 @@ struct Args {
 }
 
 /// The arguments of a game, which `--study` and `--lesson` do not take (nor each other: `--study` says so).
-const GAME_ARGS: [&str; 10] =
-    ["start", "tier", "color", "two_players", "white", "black", "seed", "load", "no_time_guard", "verbose"];
+const GAME_ARGS: [&str; 11] = [
+    "start",
+    "tier",
+    "color",
+    "two_players",
+    "white",
+    "black",
+    "seed",
+    "load",
+    "tablebases",
+    "no_time_guard",
+    "verbose",
+];
 
 const HELP: &str = "\
 Commands:
@@ -614,7 +638,23 @@ fn main() -> ExitCode {
         learn::run(topic, color);
         return ExitCode::SUCCESS;
     }
-    let searcher = Searcher::new(1);
+    let mut searcher = Searcher::new(1);
+    if let Some(dir) = &args.tablebases {
+        match Tablebases::load_dir(dir) {
+            Ok(tables) if tables.is_empty() => {
+                eprintln!("error: --tablebases: no table files (*.ttb) in {}", dir.display());
+                return ExitCode::from(2);
+            }
+            Ok(tables) => {
+                outln!("Endgame tables: {} loaded from {}.", tables.len(), dir.display());
+                searcher.set_tablebases(Some(Arc::new(tables)));
+            }
+            Err(e) => {
+                eprintln!("error: --tablebases: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let input = Input::stdin(searcher.stop_flag());
     // The board is drawn from the person's side: Black's when only Black is a person (`load` sets it again).
     let side = side_of(&players);

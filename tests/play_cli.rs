@@ -700,3 +700,67 @@ fn verbose_prints_each_iteration_of_the_engine() {
     let head = |l: &str| l.rsplit_once(", ").map(|(h, _)| h.to_string()).unwrap();
     assert_eq!(head(&quiet_line), head(loud_line.split(" s. Depth").next().unwrap()), "{quiet_line}\n{loud_line}");
 }
+
+/// `--tablebases DIR`: with the KRK table loaded, the engine (White) plays from the longest KRK win
+/// against the table's best defence typed by Black, says at once that it mates in 16, and mates on its
+/// 16th move; a folder that cannot be loaded is an error with exit status 2.
+#[test]
+fn the_engine_plays_the_tables_mate() {
+    use tesseract::board::{Color, Shape, TextMove};
+    use tesseract::tablebase::Tablebases;
+    let dir = temp_dir("tables");
+    let mut tables = Tablebases::new();
+    let krk = tables.generate(Shape::CHESS, &"KRK".parse().unwrap(), &Default::default(), &|_| {}).unwrap();
+    let pos = krk.longest_example(Color::White).unwrap();
+    tables.save_dir(&dir).unwrap();
+    let line = tables.mating_line(&pos);
+    assert_eq!(line.len(), 31);
+    // Black's moves of the line, typed by the person; the engine's come from the tables.
+    let mut after = pos.clone();
+    let mut black = String::new();
+    for (i, &m) in line.iter().enumerate() {
+        if i % 2 == 1 {
+            black.push_str(&format!("{}\n", TextMove::from_move(m, &after)));
+        }
+        after.make(m);
+    }
+    let record = temp("krk.pgn");
+    std::fs::write(
+        &record,
+        format!("[White \"master\"]\n[Black \"human\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n[Seed \"1\"]\n\n*\n", pos.fen()),
+    )
+    .unwrap();
+    let args = ["--load", record.to_str().unwrap(), "--tablebases", dir.to_str().unwrap(), "--no-color"];
+    let out = play(&args, format!("{black}quit\n").as_str());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains(&format!("Endgame tables: {} loaded from {}.", tables.len(), dir.display())), "{text}");
+    let engine: Vec<&str> = text.lines().filter(|l| l.starts_with("White (master) plays ")).collect();
+    assert_eq!(engine.len(), 16, "{text}");
+    assert!(engine[0].contains(" — White mates in 16, "), "{}", engine[0]);
+    assert!(engine[14].contains(" — White mates in 2, "), "{}", engine[14]);
+    assert!(text.contains("Game over: checkmate, white wins."), "{text}");
+    // Without tables the master sees no mate from there.
+    let out = play(&args[..3], "quit\n");
+    let text = stdout(&out);
+    assert!(!text.contains("mates in"), "{text}");
+    // A folder that does not exist, and one without tables.
+    let missing = dir.join("missing");
+    let out = play(&["--tablebases", missing.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: --tablebases: cannot read the folder "), "{err}");
+    let empty = temp_dir("no-tables");
+    let out = play(&["--tablebases", empty.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no table files (*.ttb)"));
+    // A damaged table.
+    std::fs::write(dir.join("KRK.8x8.ttb"), b"TESSTB1\nbroken").unwrap();
+    let out = play(&["--tablebases", dir.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KRK.8x8.ttb"));
+    for d in [&dir, &empty] {
+        std::fs::remove_dir_all(d).ok();
+    }
+    std::fs::remove_file(&record).ok();
+}

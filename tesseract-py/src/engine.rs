@@ -1,6 +1,8 @@
 //! The engine of tesseract-search: `engine_play` and `engine_analyse` (`tesseract.engine.play` and
 //! `tesseract.engine.analyse` in Python).
 
+use std::sync::Arc;
+
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use tesseract_board::{Position, Shape};
@@ -9,6 +11,7 @@ use tesseract_search::{Limits, Options, Score, SearchResult, Searcher, Tier};
 
 use crate::board::Board;
 use crate::moves::PyMove;
+use crate::tablebase::PyTablebases;
 use crate::{interrupt, stack};
 
 /// The table of a search with explicit limits and no tier: the master's.
@@ -79,6 +82,7 @@ fn search(
     nodes: Option<u64>,
     depth: Option<u32>,
     seed: u64,
+    tablebases: Option<PyRef<'_, PyTablebases>>,
 ) -> PyResult<(SearchResult, Position)> {
     let (pos, history, status) = {
         let b = board.borrow();
@@ -91,6 +95,7 @@ fn search(
     }
     let py = board.py();
     let mut searcher = py.detach(|| Searcher::try_new(hash_mb)).map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    searcher.set_tablebases(tablebases.map(|t| Arc::clone(&t.tables)));
     // Ctrl-C raises the searcher's stop flag: the search returns within 1,024 nodes, and the call raises
     // KeyboardInterrupt.
     let stop = searcher.stop_flag();
@@ -107,35 +112,40 @@ fn search(
 ///   (no noise, a 16 MB table).
 /// - `seed`: seeds the noise of the weak tiers and the ties between root moves (a game's seed in the
 ///   library's records: the same board, tier and seed give the move `Game::think_unguarded` gives).
+/// - `tablebases`: endgame tables (`Tablebases`) for the engine: a position they cover is answered by
+///   their move with the exact mate as its score, and inside the search positions of up to four pieces
+///   they cover take their values.
 ///
 /// The search is a pure function of these (no clock), runs without the GIL, and sees the board's
 /// earlier positions for repetitions. Raises ValueError for an unknown tier or a game with no legal move,
 /// and KeyboardInterrupt on Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (board, tier=None, *, nodes=None, depth=None, seed=0))]
+#[pyo3(signature = (board, tier=None, *, nodes=None, depth=None, seed=0, tablebases=None))]
 pub(crate) fn engine_play(
     board: &Bound<'_, Board>,
     tier: Option<&str>,
     nodes: Option<u64>,
     depth: Option<u32>,
     seed: u64,
+    tablebases: Option<PyRef<'_, PyTablebases>>,
 ) -> PyResult<PyMove> {
-    let (result, pos) = search(board, tier, nodes, depth, seed)?;
+    let (result, pos) = search(board, tier, nodes, depth, seed, tablebases)?;
     let best = result.best_move.ok_or_else(|| PyValueError::new_err("the engine found no move"))?;
     Ok(PyMove::new(best, &pos))
 }
 
 /// As `engine_play`, with the search's findings: an `Analysis` (move, score, cp, mate, depth, nodes, pv).
 #[pyfunction]
-#[pyo3(signature = (board, tier=None, *, nodes=None, depth=None, seed=0))]
+#[pyo3(signature = (board, tier=None, *, nodes=None, depth=None, seed=0, tablebases=None))]
 pub(crate) fn engine_analyse(
     board: &Bound<'_, Board>,
     tier: Option<&str>,
     nodes: Option<u64>,
     depth: Option<u32>,
     seed: u64,
+    tablebases: Option<PyRef<'_, PyTablebases>>,
 ) -> PyResult<Analysis> {
-    let (result, pos) = search(board, tier, nodes, depth, seed)?;
+    let (result, pos) = search(board, tier, nodes, depth, seed, tablebases)?;
     let best = result.best_move.ok_or_else(|| PyValueError::new_err("the engine found no move"))?;
     let mut line = pos.clone();
     let pv = result

@@ -4,7 +4,8 @@
 //! The API is close to python-chess's where it fits: a `Board` of any shape (4D
 //! Tesseract, chess, Chess960, and every board of 1 to 4 axes the board crate reads) with `legal_moves`,
 //! `push`, `pop`, `outcome`, `fen`, `perft`; `Move` and `Piece` values; the engine as
-//! `tesseract.engine.play`; the write-up's mate studies and lessons (`Study`, `Lesson`, `studies()`,
+//! `tesseract.engine.play`; endgame tables (`Tablebases`: generated, loaded, probed, given to the engine);
+//! the write-up's mate studies and lessons (`Study`, `Lesson`, `studies()`,
 //! `lessons()`, through tesseract-verify's tutor); conversion to and from python-chess's `chess.Board`. The README of this crate
 //! has the Python API, the install command and the tests; the type stubs are in
 //! `python/tesseract/_tesseract.pyi`.
@@ -35,6 +36,7 @@ mod learn;
 mod moves;
 mod outcome;
 mod stack;
+mod tablebase;
 
 use pyo3::prelude::*;
 
@@ -51,6 +53,7 @@ fn tesseract_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Analysis>()?;
     m.add_function(wrap_pyfunction!(engine::engine_play, m)?)?;
     m.add_function(wrap_pyfunction!(engine::engine_analyse, m)?)?;
+    m.add_class::<tablebase::PyTablebases>()?;
     m.add_class::<learn::Study>()?;
     m.add_class::<learn::Lesson>()?;
     m.add_function(wrap_pyfunction!(learn::studies, m)?)?;

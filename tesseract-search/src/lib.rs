@@ -2,7 +2,8 @@
 //!
 //! The rules and the figures it follows are the project's contract, [`tesseract_board::rules`] (RULES.md).
 //! pruning and quiescence, four difficulty tiers, reproducible from a seed, for 4D Tesseract, classic chess
-//! and Chess960. It builds on `tesseract-board` and `tesseract-movegen`, and does no I/O.
+//! and Chess960. It builds on `tesseract-board` and `tesseract-movegen` (and `tesseract-tablebase` for
+//! endgame tables a caller loads), and does no I/O.
 //!
 //! # Examples
 //!
@@ -87,6 +88,9 @@
 //!   on `wasm32-unknown-unknown` (browsers and Web Workers), where `std::time::Instant::now` traps. The
 //!   crate uses no threads (its movegen dependency is built without the `parallel` feature), so it runs in
 //!   a browser (`tesseract-wasm`).
+//! - **Endgame tables** ([`Searcher::set_tablebases`]): with tables loaded from `tesseract-tablebase`, a
+//!   root position they cover is answered by the table's best move and exact mate, and nodes of at most
+//!   four pieces they cover take the table's value; without them (the default) nothing changes.
 //! - **Time management** ([`time`]): a [`Clock`] (time left, increment, moves to the control) gives a
 //!   [`TimeBudget`] of a soft limit (no new iteration) and a hard limit (the search's wall-clock limit),
 //!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`).

@@ -53,6 +53,7 @@ use rand_core::{Rng, SeedableRng};
 use tesseract_board::mailbox::{self, EMPTY};
 use tesseract_board::{Cell, Color, Move, Position, Role};
 use tesseract_movegen::{AllMoves, Noisy, generate};
+use tesseract_tablebase::{Tablebases, Wdl};
 // std::time::Instant traps on wasm32-unknown-unknown; web-time is std's on native and performance.now() in
 // browsers and Web Workers.
 use web_time::Instant;
@@ -202,6 +203,8 @@ pub enum StopReason {
     Stopped,
     /// The root has no legal move, or only one.
     Forced,
+    /// A loaded endgame table answered at the root ([`Searcher::set_tablebases`]): no search was made.
+    Tablebase,
 }
 
 /// What each finished iteration reports.
@@ -268,6 +271,7 @@ pub struct Searcher {
     history: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
     lists: Vec<Vec<(Move, i32)>>,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Searcher {
@@ -291,6 +295,7 @@ impl Searcher {
             history: Vec::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            tablebases: None,
         })
     }
 
@@ -314,6 +319,51 @@ impl Searcher {
         self.tt.clear();
         self.history.clear();
         self.killers.fill([None; 2]);
+    }
+
+    /// Gives the searcher endgame tables (`None`, the default, takes them away); they stay through
+    /// [`Searcher::clear`] and [`Searcher::resize`].
+    ///
+    /// With tables, a root position that a loaded table covers is answered by the table's best move
+    /// ([`Tablebases::best_move`]: the fastest mate when winning, the longest resistance when losing, a
+    /// move that holds the draw) without a search: the result's score is the table's exact mate
+    /// ([`Score::Mate`] in moves, or `Cp(0)` for a draw), its principal variation the table's line to
+    /// mate, its stop reason [`StopReason::Tablebase`], and `on_iteration` hears of it once (depth 1, no
+    /// nodes). A root restricted by [`Limits::root_moves`] is searched as usual. Inside the search, a
+    /// node with at most four pieces whose position a loaded table covers takes the table's exact value
+    /// (a mate `n` plies from the root scores `MATE − n`, as found mates do; 0 for a draw) instead of
+    /// being searched. A mate further than [`MAX_PLY`] + 1 plies from the root scores below
+    /// [`MATE_BOUND`], so it counts as a won position of `MATE − n` centipawns rather than a mate.
+    ///
+    /// Tables ignore the 50-move rule and repetitions (as every distance-to-mate table does): the
+    /// search still scores a position with a halfmove clock of 100 as drawn, but a table's mate may be
+    /// longer than what is left of the fifty moves.
+    ///
+    /// Without tables, searches are exactly as before (the bench signature is unchanged).
+    ///
+    /// # Examples
+    /// ```
+    /// use std::sync::Arc;
+    /// use tesseract_board::{Position, Shape};
+    /// use tesseract_search::{Limits, Options, Score, Searcher, StopReason};
+    /// use tesseract_tablebase::Tablebases;
+    /// let mut tables = Tablebases::new();
+    /// tables.generate(Shape::CHESS, &"KRK".parse()?, &Default::default(), &|_| {})?;
+    /// let mut searcher = Searcher::new(1);
+    /// searcher.set_tablebases(Some(Arc::new(tables)));
+    /// let pos: Position = "8/8/8/8/8/2k5/8/K6R w - - 0 1".parse()?;
+    /// let result = searcher.search(&pos, &[], &Limits::default(), &Options::default(), |_| {});
+    /// assert_eq!(result.stop, StopReason::Tablebase);
+    /// assert!(matches!(result.score, Score::Mate(n) if n > 0));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) {
+        self.tablebases = tables.filter(|t| !t.is_empty());
+    }
+
+    /// The tables given by [`Searcher::set_tablebases`], if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// A flag that stops the running search when set (from another thread); each search lowers it when
@@ -362,6 +412,7 @@ impl Searcher {
             killers: &mut self.killers,
             lists: &mut self.lists,
             stop: &self.stop,
+            tables: self.tablebases.as_deref(),
             hashes,
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -404,6 +455,24 @@ impl Searcher {
             result.score = Score::from_value(if w.root.is_empty() && w.pos.is_check() { -MATE } else { 0 });
             result.stop = StopReason::Forced;
             if w.root.is_empty() {
+                return result;
+            }
+        }
+        if !restricted {
+            if let Some((best, score, pv)) = w.tables.and_then(|t| table_answer(t, pos)) {
+                result =
+                    SearchResult { best_move: Some(best), score, depth: 1, nodes: 0, pv, stop: StopReason::Tablebase };
+                let elapsed = start.elapsed();
+                on_iteration(&Info {
+                    depth: 1,
+                    seldepth: result.pv.len() as u32,
+                    score,
+                    nodes: 0,
+                    nps: 0,
+                    elapsed,
+                    pv: &result.pv,
+                    hashfull: w.tt.hashfull(),
+                });
                 return result;
             }
         }
@@ -476,6 +545,22 @@ impl Searcher {
         result.nodes = w.nodes;
         result
     }
+}
+
+/// The tables' answer at the root: their best move, the exact score (mate in moves, or 0 for a draw) and
+/// the line of perfect play (to mate; the move alone for a draw). `None` when no table covers the
+/// position or the game is over.
+fn table_answer(tables: &Tablebases, pos: &Position) -> Option<(Move, Score, Vec<Move>)> {
+    let here = tables.probe(pos)?;
+    let (best, _) = tables.best_move(pos)?;
+    let (score, pv) = match (here.wdl, here.plies) {
+        (Wdl::Win, Some(p)) => (Score::Mate(p.div_ceil(2) as i32), tables.mating_line(pos)),
+        (Wdl::Loss, Some(p)) => (Score::Mate(-((p / 2) as i32)), tables.mating_line(pos)),
+        _ => (Score::Cp(0), vec![best]),
+    };
+    // The line starts with the best move (the same choice); keep that true whatever the line says.
+    let pv = if pv.first() == Some(&best) { pv } else { vec![best] };
+    Some((best, score, pv))
 }
 
 /// Nodes per second.
@@ -597,6 +682,8 @@ struct Worker<'a> {
     killers: &'a mut [[Option<Move>; 2]],
     lists: &'a mut [Vec<(Move, i32)>],
     stop: &'a AtomicBool,
+    /// The loaded endgame tables, if any.
+    tables: Option<&'a Tablebases>,
     hashes: Vec<u64>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -755,6 +842,24 @@ impl Worker<'_> {
             i += 2;
         }
         false
+    }
+
+    /// The exact value of the current position from the loaded tables (`ply` plies from the root), when
+    /// it has at most four pieces and a table covers it.
+    #[inline]
+    fn table_value(&self, ply: usize) -> Option<i32> {
+        let tables = self.tables?;
+        let pieces = self.pos.piece_list(Color::White).len() + self.pos.piece_list(Color::Black).len();
+        if pieces > tesseract_tablebase::MAX_PIECES {
+            return None;
+        }
+        let probe = tables.probe(&self.pos)?;
+        let mate = |plies: u32| MATE - ply as i32 - plies as i32;
+        Some(match (probe.wdl, probe.plies) {
+            (Wdl::Win, Some(p)) => mate(p),
+            (Wdl::Loss, Some(p)) => -mate(p),
+            _ => 0,
+        })
     }
 
     /// The victim's mailbox code if `m` captures (en passant included), else 0.
@@ -1033,6 +1138,11 @@ impl Worker<'_> {
         if self.pos.is_kings_only() || self.is_repetition() || (fifty && !in_check) {
             return 0;
         }
+        if self.tables.is_some() && !fifty {
+            if let Some(v) = self.table_value(ply) {
+                return if self.enter(ply) { 0 } else { v };
+            }
+        }
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -1271,6 +1381,11 @@ impl Worker<'_> {
         }
         if self.pos.is_kings_only() {
             return 0;
+        }
+        if self.tables.is_some() && self.pos.halfmove_clock() < 100 {
+            if let Some(v) = self.table_value(ply) {
+                return v;
+            }
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate() };

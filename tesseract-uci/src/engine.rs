@@ -7,6 +7,7 @@
 //! (a few milliseconds: the search checks its stop flag every 1,024 nodes).
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -16,6 +17,7 @@ use tesseract_board::start::{self, Army};
 use tesseract_board::{CastlingMode, Color, Position, Shape, TextMove};
 use tesseract_movegen::{Legal, text_line, text_line_string};
 use tesseract_search::{Clock, Game, Info, Limits, Options, Score, SearchResult, Searcher, Tier, TimeBudget};
+use tesseract_tablebase::Tablebases;
 
 use crate::command::{Command, Go, PositionCommand, Start};
 use crate::lines::{Line, MAX_LINE};
@@ -153,6 +155,7 @@ fn option_lines() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {0} min {0} max {1}", TIER_ELO[0].1, TIER_ELO[3].1),
         format!("option name Seed type spin default 0 min 0 max {MAX_SEED}"),
+        "option name TablebasePath type string default <empty>".to_string(),
     ]
 }
 
@@ -262,6 +265,8 @@ pub struct Engine {
     /// `ucinewgame` came: clear the table before the next search.
     clear_pending: bool,
     debug: bool,
+    /// The endgame tables `TablebasePath` loaded, given to the searcher at each `go`.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Engine {
@@ -277,6 +282,7 @@ impl Engine {
             running: None,
             clear_pending: false,
             debug: false,
+            tablebases: None,
         }
     }
 
@@ -369,6 +375,9 @@ impl Engine {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let value = value.ok_or("needs a value (setoption name NAME value VALUE)")?;
         let is = |n: &str| name.eq_ignore_ascii_case(n);
+        if is("TablebasePath") {
+            return self.set_tablebase_path(value);
+        }
         let mut c = self.config.clone();
         let mut note = None;
         if is("Hash") {
@@ -412,6 +421,28 @@ impl Engine {
             self.game = Game::new(self.config.start_position(), self.config.seed);
         }
         Ok(note)
+    }
+
+    /// `TablebasePath`: loads every table file (`*.ttb`) of the folder, or no tables for an empty value
+    /// or `<empty>`. A folder that cannot be loaded is an error, and leaves no tables.
+    fn set_tablebase_path(&mut self, value: &str) -> Result<Option<String>, String> {
+        let path = value.trim();
+        self.tablebases = None;
+        if path.is_empty() || path == "<empty>" {
+            return Ok(None);
+        }
+        let tables = Tablebases::load_dir(PathBuf::from(path))
+            .map_err(|e| format!("{e}; no tables are loaded (the value is a folder of .ttb files)"))?;
+        let count = tables.len();
+        let note = match count {
+            0 => format!("TablebasePath {path}: no table files (*.ttb) in the folder"),
+            1 => format!("TablebasePath {path}: 1 table loaded"),
+            n => format!("TablebasePath {path}: {n} tables loaded"),
+        };
+        if count > 0 {
+            self.tablebases = Some(Arc::new(tables));
+        }
+        Ok(Some(note))
     }
 
     fn set_position(&mut self, p: &PositionCommand) -> Result<(), String> {
@@ -556,6 +587,7 @@ impl Engine {
             return;
         }
         let Some(mut searcher) = self.searcher.take() else { return };
+        searcher.set_tablebases(self.tablebases.clone());
         let tier = self.config.playing_tier();
         if self.debug {
             let strength = match tier {
@@ -1135,6 +1167,112 @@ mod tests {
         let bm = out.wait_for("bestmove", 10);
         assert_eq!(best(&bm), "a1a8");
         assert!(out.lines().iter().any(|l| l.contains(" score mate 1 ")), "{:?}", out.lines());
+    }
+
+    /// A folder of its own under the system's temporary folder, removed when dropped.
+    struct TempDir(std::path::PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let path = std::env::temp_dir().join(format!("tesseract-uci-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).unwrap();
+            TempDir(path)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn tablebase_path_loads_tables_and_the_engine_reports_their_mate() {
+        let dir = TempDir::new("tables");
+        let mut tables = Tablebases::new();
+        tables.generate(Shape::CHESS, &"KRK".parse().unwrap(), &Default::default(), &|_| {}).unwrap();
+        tables.save_dir(&dir.0).unwrap();
+        let (mut e, out) = engine();
+        send(&mut e, &["uci"]);
+        assert!(out.lines().contains(&"option name TablebasePath type string default <empty>".into()));
+        out.clear();
+        // The longest KRK win: mate in 16, which a search to depth 3 does not see.
+        let pos = tables.get(Shape::CHESS, &"KRK".parse().unwrap()).unwrap().longest_example(Color::White).unwrap();
+        let fen = pos.fen();
+        send(&mut e, &[&format!("position fen {fen}"), "go depth 3"]);
+        out.wait_for("bestmove", 30);
+        assert!(!out.lines().iter().any(|l| l.contains(" score mate ")), "{:?}", out.lines());
+        out.clear();
+        send(&mut e, &[&format!("setoption name TablebasePath value {}", dir.0.display())]);
+        // KRK and the smaller tables generated with it.
+        let loaded = format!("info string TablebasePath {}: {} tables loaded", dir.0.display(), tables.len());
+        assert_eq!(out.lines(), [loaded]);
+        send(&mut e, &["go depth 3"]);
+        let bm = out.wait_for("bestmove", 30);
+        assert!(
+            out.lines().iter().any(|l| l.starts_with("info depth 1 ") && l.contains(" score mate 16 ")),
+            "{:?}",
+            out.lines()
+        );
+        let (m, _) = tables.best_move(&pos).unwrap();
+        assert_eq!(best(&bm), TextMove::from_move(m, &pos).to_string());
+        // An empty value (or `<empty>`) unloads them.
+        for empty in ["setoption name TablebasePath value", "setoption name TablebasePath value <empty>"] {
+            send(&mut e, &[&format!("setoption name TablebasePath value {}", dir.0.display()), empty]);
+            out.clear();
+            send(&mut e, &["go depth 3"]);
+            out.wait_for("bestmove", 30);
+            assert!(!out.lines().iter().any(|l| l.contains(" score mate ")), "{empty}: {:?}", out.lines());
+        }
+    }
+
+    #[test]
+    fn a_bad_tablebase_path_is_an_error_and_leaves_no_tables() {
+        let dir = TempDir::new("bad-tables");
+        let mut tables = Tablebases::new();
+        tables.generate(Shape::CHESS, &"KRK".parse().unwrap(), &Default::default(), &|_| {}).unwrap();
+        tables.save_dir(&dir.0).unwrap();
+        let (mut e, out) = engine();
+        let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+        send(&mut e, &[&format!("setoption name TablebasePath value {}", dir.0.display())]);
+        assert!(e.tablebases.is_some());
+        // A folder that does not exist.
+        out.clear();
+        let missing = dir.0.join("missing");
+        send(&mut e, &[&format!("setoption name TablebasePath value {}", missing.display())]);
+        let lines = out.lines();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error column 36: setoption TablebasePath: cannot read the folder"),
+            "{lines:?}"
+        );
+        assert!(e.tablebases.is_none(), "the earlier tables are gone too");
+        // A damaged table file.
+        std::fs::write(dir.0.join("KRK.8x8.ttb"), b"TESSTB1\nnot a table").unwrap();
+        out.clear();
+        send(&mut e, &[&format!("setoption name TablebasePath value {}", dir.0.display())]);
+        let lines = out.lines();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string error ") && lines[0].contains("KRK.8x8.ttb"),
+            "{lines:?}"
+        );
+        assert!(e.tablebases.is_none());
+        // A folder without tables: said, and no tables.
+        for file in std::fs::read_dir(&dir.0).unwrap() {
+            std::fs::remove_file(file.unwrap().path()).unwrap();
+        }
+        out.clear();
+        send(&mut e, &[&format!("setoption name TablebasePath value {}", dir.0.display())]);
+        assert_eq!(
+            out.lines(),
+            [format!("info string TablebasePath {}: no table files (*.ttb) in the folder", dir.0.display())]
+        );
+        // The engine still plays.
+        out.clear();
+        send(&mut e, &[&format!("position fen {fen}"), "go depth 2"]);
+        out.wait_for("bestmove", 30);
+        assert!(!out.lines().iter().any(|l| l.contains(" score mate ")), "{:?}", out.lines());
     }
 
     #[test]

@@ -10,6 +10,10 @@ A python-chess-like API over the Tesseract crates::
     print(board.perft(2))                             # 50420 (without the GIL, on every core)
     reply = tesseract.engine.play(board, "club", seed=7)
 
+Endgame tables: ``Tablebases.load(dir)`` or ``Tablebases.generate("chess", "KRK")``, probed with
+``probe(board) -> (wdl, dtm)`` and ``best_move(board)``, and given to the engine as
+``engine.play(board, tablebases=tables)``.
+
 The write-up's mate studies and tutorial lessons: ``studies()``, ``lessons()``, ``Study(n)`` (play
 White's moves, the mate solver answers) and ``Lesson(n)`` (only the taught pieces move).
 
@@ -29,6 +33,7 @@ from ._tesseract import (
     Outcome,
     Piece,
     Study,
+    Tablebases,
     Termination,
     __version__,
     lesson_solution,
@@ -56,6 +61,7 @@ __all__ = [
     "Piece",
     "STARTING_FEN",
     "Study",
+    "Tablebases",
     "Termination",
     "WHITE",
     "__version__",

@@ -1,5 +1,6 @@
 """Type stubs of the extension module ``tesseract._tesseract`` (re-exported by ``tesseract``)."""
 
+import os
 from typing import Any, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "Outcome",
     "Piece",
     "Study",
+    "Tablebases",
     "Termination",
     "__version__",
     "engine_analyse",
@@ -214,6 +216,30 @@ class Board:
     def __deepcopy__(self, memo: Any) -> Board: ...
     def __reduce__(self) -> Tuple[Any, Tuple[str, list[str], bool]]: ...
 
+@final
+class Tablebases:
+    """Endgame tables: pawnless endings of up to four pieces with their distance to mate, on chess, the 3D
+    Raumschach board or the 4D Tesseract board."""
+
+    @staticmethod
+    def load(path: Union[str, "os.PathLike[str]"]) -> Tablebases:
+        """Every ``*.ttb`` file of a folder; OSError when it cannot be read, ValueError for a damaged file."""
+    @staticmethod
+    def generate(board: str, material: Union[str, Sequence[str]]) -> Tablebases:
+        """Generates ``material`` (``"KRK"`` or a list) on ``chess``, ``raumschach`` or ``tesseract``."""
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def tables(self) -> list[Tuple[str, str]]:
+        """``(board, material)`` pairs such as ``("8x8", "KRK")``."""
+    def probe(self, board: Board) -> Optional[Tuple[int, int]]:
+        """``(wdl, dtm)``: wdl 1/0/-1 for the side to move, dtm plies to mate (negative when mated); None
+        when no table covers the position."""
+    def probe_wdl(self, board: Board) -> int: ...
+    def probe_dtm(self, board: Board) -> int: ...
+    def get_wdl(self, board: Board) -> Optional[int]: ...
+    def get_dtm(self, board: Board) -> Optional[int]: ...
+    def best_move(self, board: Board) -> Optional[Move]: ...
+    def __len__(self) -> int: ...
+
 def engine_play(
     board: Board,
     tier: Optional[str] = None,
@@ -221,9 +247,10 @@ def engine_play(
     nodes: Optional[int] = None,
     depth: Optional[int] = None,
     seed: int = 0,
+    tablebases: Optional[Tablebases] = None,
 ) -> Move:
-    """The engine's move (tier beginner/club/expert/master, default club; or nodes/depth limits); Ctrl-C
-    raises KeyboardInterrupt."""
+    """The engine's move (tier beginner/club/expert/master, default club; or nodes/depth limits); with
+    ``tablebases``, a position they cover is answered by their move; Ctrl-C raises KeyboardInterrupt."""
 
 def engine_analyse(
     board: Board,
@@ -232,6 +259,7 @@ def engine_analyse(
     nodes: Optional[int] = None,
     depth: Optional[int] = None,
     seed: int = 0,
+    tablebases: Optional[Tablebases] = None,
 ) -> Analysis:
     """As ``engine_play``, with the score, depth, nodes and principal variation."""
 
