@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use tesseract_board::{Color, Role};
+use tesseract_board::{Color, Position, Role};
 
 /// The most pieces, kings included, that a table may hold.
 pub const MAX_PIECES: usize = 4;
@@ -98,6 +98,20 @@ impl Material {
             return Err(MaterialError::TooMany { text: m.to_string(), count: m.count() });
         }
         Ok(m)
+    }
+
+    /// The material of a position (as it stands, not normalized).
+    ///
+    /// # Errors
+    /// [`MaterialError::Pawn`] when it has pawns, [`MaterialError::TooMany`] beyond [`MAX_PIECES`].
+    pub fn of(pos: &Position) -> Result<Material, MaterialError> {
+        let mut sides: [Vec<Role>; 2] = [Vec::new(), Vec::new()];
+        for (_, piece) in pos.pieces() {
+            if piece.role != Role::King {
+                sides[piece.color.index()].push(piece.role);
+            }
+        }
+        Material::new(&sides[0], &sides[1])
     }
 
     /// The number of pieces, kings included.

@@ -193,17 +193,7 @@ impl Tablebases {
         if pos.is_kings_only() {
             return Some(Probe { wdl: Wdl::Draw, plies: None });
         }
-        let mut white = Vec::new();
-        let mut black = Vec::new();
-        for (_, p) in pos.pieces() {
-            if p.role != Role::King {
-                match p.color {
-                    Color::White => white.push(p.role),
-                    Color::Black => black.push(p.role),
-                }
-            }
-        }
-        let material = Material::new(&white, &black).ok()?;
+        let material = Material::of(pos).ok()?;
         self.get(pos.shape(), &material)?.probe(pos)
     }
 

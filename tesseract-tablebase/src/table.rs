@@ -3,7 +3,7 @@
 use std::io::{Read, Write};
 
 use sha2::{Digest, Sha256};
-use tesseract_board::{Color, Position, Role, Shape};
+use tesseract_board::{Color, Position, Shape};
 
 use crate::Material;
 use crate::layout::Layout;
@@ -232,17 +232,7 @@ impl Tablebase {
         if pos.shape() != self.shape() || !pos.castling().is_empty() || pos.en_passant().is_some() {
             return None;
         }
-        let mut white = Vec::new();
-        let mut black = Vec::new();
-        for (_, piece) in pos.pieces() {
-            if piece.role != Role::King {
-                match piece.color {
-                    Color::White => white.push(piece.role),
-                    Color::Black => black.push(piece.role),
-                }
-            }
-        }
-        let (material, swap) = Material::new(&white, &black).ok()?.normalized();
+        let (material, swap) = Material::of(pos).ok()?.normalized();
         if material != self.layout.material {
             return None;
         }

@@ -25,6 +25,8 @@ import time
 import chess
 import chess.engine
 
+from client_common import ErrorLog, fail
+
 CLOCK = 1.0
 INC = 0.01
 MAX_PLIES = 800
@@ -33,22 +35,6 @@ LONG_MOVES = 200
 LONG_CLOCK = 2.0
 LONG_INC = 0.05
 LONG_FLOOR = 0.4
-
-
-class ErrorLog(logging.Handler):
-    """Collects what chess.engine logs at WARNING or above (an illegal PV move, an unexpected bestmove)."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(self.format(record))
-
-
-def fail(message):
-    print(f"FAIL: {message}", flush=True)
-    sys.exit(1)
 
 
 def check_pv(board, info, where):

@@ -24,21 +24,7 @@ import sys
 import chess
 import chess.engine
 
-
-class ErrorLog(logging.Handler):
-    """Collects what chess.engine logs at WARNING or above (an illegal PV move, an unexpected bestmove)."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(self.format(record))
-
-
-def fail(message):
-    print(f"FAIL: {message}", flush=True)
-    sys.exit(1)
+from client_common import ErrorLog, fail
 
 
 def main():
