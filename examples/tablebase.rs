@@ -96,15 +96,13 @@ fn main() -> ExitCode {
     };
     let started = Instant::now();
     let mut tables = Tablebases::new();
-    let result = tables.generate(args.board, &material, &options, &report).cloned();
+    let result = tables.generate(args.board, &material, &options, &report).map(|_| ());
     bar.finish_and_clear();
-    let table = match result {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let table = tables.get(args.board, &material).expect("the table just generated");
     let seconds = started.elapsed().as_secs_f64();
     outln!(
         "board {} ({} symmetries), material {material}: {} indices per side to move",

@@ -152,7 +152,8 @@ pub mod words;
 
 pub use game::{Game, GameRecord, ParsePlayerError, Player, RecordError};
 pub use search::{
-    Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, game_ply,
+    Features, Info, Limits, MATE, MAX_NOISE, MAX_PLY, Options, Score, SearchResult, Searcher, StopReason, TABLE_WIN,
+    game_ply,
 };
 /// How a game ended: the rules-level game's ends, re-exported for the engine's users.
 pub use tesseract_movegen::{GameEnd, Termination};

@@ -68,6 +68,9 @@ pub const MAX_PLY: usize = 100;
 pub const MATE: i32 = 30_000;
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+/// The value of a position an endgame table says is won, less its plies to mate (at most 252): a band
+/// just below [`MATE_BOUND`] and far above any evaluation ([`Searcher::set_tablebases`]).
+pub const TABLE_WIN: i32 = MATE_BOUND - 1;
 const INF: i32 = 31_000;
 
 /// A score as reported: centipawns, or mate in a number of moves (negative when the side to move is
@@ -329,15 +332,17 @@ impl Searcher {
     /// move that holds the draw) without a search: the result's score is the table's exact mate
     /// ([`Score::Mate`] in moves, or `Cp(0)` for a draw), its principal variation the table's line to
     /// mate, its stop reason [`StopReason::Tablebase`], and `on_iteration` hears of it once (depth 1, no
-    /// nodes). A root restricted by [`Limits::root_moves`] is searched as usual. Inside the search, a
-    /// node with at most four pieces whose position a loaded table covers takes the table's exact value
-    /// (a mate `n` plies from the root scores `MATE − n`, as found mates do; 0 for a draw) instead of
-    /// being searched. A mate further than [`MAX_PLY`] + 1 plies from the root scores below
-    /// [`MATE_BOUND`], so it counts as a won position of `MATE − n` centipawns rather than a mate.
+    /// nodes). A root restricted by [`Limits::root_moves`] is searched as usual, and so is a won root
+    /// whose mate is longer than what is left of the fifty moves (halfmove clock + plies to mate > 100).
+    /// Inside the search, a node with at most four pieces whose position a loaded table covers takes the
+    /// table's value instead of being searched: [`TABLE_WIN`] less the plies to mate for a win (the
+    /// negation for a loss), 0 for a draw, a band just below the mate scores that depends on the position
+    /// alone, so it is consistent in the transposition table whatever the ply; a search that converts
+    /// into a table's win reports it as such a large centipawn score (as engines do with Syzygy wins).
     ///
     /// Tables ignore the 50-move rule and repetitions (as every distance-to-mate table does): the
-    /// search still scores a position with a halfmove clock of 100 as drawn, but a table's mate may be
-    /// longer than what is left of the fifty moves.
+    /// search still scores a position with a halfmove clock of 100 as drawn, but a table's value deeper
+    /// in the tree may be a mate longer than what is left of the fifty moves.
     ///
     /// Without tables, searches are exactly as before (the bench signature is unchanged).
     ///
@@ -549,9 +554,13 @@ impl Searcher {
 
 /// The tables' answer at the root: their best move, the exact score (mate in moves, or 0 for a draw) and
 /// the line of perfect play (to mate; the move alone for a draw). `None` when no table covers the
-/// position or the game is over.
+/// position, the game is over, or a win's mate would come after the fifty-move rule allows a claim.
 fn table_answer(tables: &Tablebases, pos: &Position) -> Option<(Move, Score, Vec<Move>)> {
     let here = tables.probe(pos)?;
+    if here.wdl == Wdl::Win && pos.halfmove_clock() + here.plies? > 100 {
+        // The opponent could claim a draw before the mate: let the search judge.
+        return None;
+    }
     let (best, _) = tables.best_move(pos)?;
     let (score, pv) = match (here.wdl, here.plies) {
         (Wdl::Win, Some(p)) => (Score::Mate(p.div_ceil(2) as i32), tables.mating_line(pos)),
@@ -844,20 +853,22 @@ impl Worker<'_> {
         false
     }
 
-    /// The exact value of the current position from the loaded tables (`ply` plies from the root), when
-    /// it has at most four pieces and a table covers it.
+    /// The value of the current position from the loaded tables, when it has at most four pieces and a
+    /// table covers it: [`TABLE_WIN`] less the plies to mate for a win (its negation for a loss), 0 for a
+    /// draw. The value depends on the position alone, not on the ply it is reached at, so it is stored
+    /// in and read from the transposition table as it is; it stays below [`MATE_BOUND`], so that a mate
+    /// the search sees on the board (exact) ranks above a table's win (which the 50-move rule may spoil).
     #[inline]
-    fn table_value(&self, ply: usize) -> Option<i32> {
+    fn table_value(&self) -> Option<i32> {
         let tables = self.tables?;
         let pieces = self.pos.piece_list(Color::White).len() + self.pos.piece_list(Color::Black).len();
         if pieces > tesseract_tablebase::MAX_PIECES {
             return None;
         }
         let probe = tables.probe(&self.pos)?;
-        let mate = |plies: u32| MATE - ply as i32 - plies as i32;
         Some(match (probe.wdl, probe.plies) {
-            (Wdl::Win, Some(p)) => mate(p),
-            (Wdl::Loss, Some(p)) => -mate(p),
+            (Wdl::Win, Some(p)) => TABLE_WIN - p as i32,
+            (Wdl::Loss, Some(p)) => -(TABLE_WIN - p as i32),
             _ => 0,
         })
     }
@@ -1139,7 +1150,7 @@ impl Worker<'_> {
             return 0;
         }
         if self.tables.is_some() && !fifty {
-            if let Some(v) = self.table_value(ply) {
+            if let Some(v) = self.table_value() {
                 return if self.enter(ply) { 0 } else { v };
             }
         }
@@ -1383,7 +1394,7 @@ impl Worker<'_> {
             return 0;
         }
         if self.tables.is_some() && self.pos.halfmove_clock() < 100 {
-            if let Some(v) = self.table_value(ply) {
+            if let Some(v) = self.table_value() {
                 return v;
             }
         }

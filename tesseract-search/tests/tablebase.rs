@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tesseract_board::{Color, Position, Shape};
 use tesseract_movegen::{Legal, Outcome, legal_moves};
-use tesseract_search::{Limits, Options, Score, Searcher, StopReason};
+use tesseract_search::{Limits, Options, Score, Searcher, StopReason, TABLE_WIN};
 use tesseract_tablebase::{Material, Tablebases, Wdl};
 
 fn tables(shape: Shape, materials: &[&str]) -> Arc<Tablebases> {
@@ -101,8 +101,9 @@ fn losing_and_drawn_roots() {
 }
 
 /// Inside the search: with the root's answer turned off (a root restricted by `Limits::root_moves` is
-/// searched; here every move but one that does not mate fastest), a depth-2 search finds the KRK mate in 16 from the table values at ply 1, and plays a move
-/// of the fastest mate; without tables the same search sees no mate.
+/// searched; here every move but one that does not mate fastest), a depth-2 search finds the KRK win from
+/// the table values at ply 1, scored in the table band (`TABLE_WIN` less the 30 plies left after the
+/// fastest first move), and plays a move of the fastest mate; without tables the same search sees no win.
 #[test]
 fn nodes_inside_the_search_take_the_tables_values() {
     let t = tables(Shape::CHESS, &["KRK"]);
@@ -124,7 +125,7 @@ fn nodes_inside_the_search_take_the_tables_values() {
     searcher.set_tablebases(Some(Arc::clone(&t)));
     let with = searcher.search(&pos, &[], &limits, &Options::default(), |_| {});
     assert_ne!(with.stop, StopReason::Tablebase);
-    assert_eq!(with.score, Score::Mate(16));
+    assert_eq!(with.score, Score::Cp(TABLE_WIN - 30));
     let mut after = pos.clone();
     after.play(with.best_move.unwrap()).unwrap();
     assert_eq!(t.probe(&after).unwrap().plies, Some(30), "a move of the fastest mate");
@@ -146,4 +147,25 @@ fn tables_of_other_material_change_nothing() {
     // An empty set is no tables.
     searcher.set_tablebases(Some(Arc::new(Tablebases::new())));
     assert!(searcher.tablebases().is_none());
+}
+
+/// A won root whose mate comes later than the fifty-move rule allows a claim is searched, not answered
+/// from the table; with time left on the clock the table answers.
+#[test]
+fn a_win_past_the_fifty_moves_is_searched() {
+    let t = tables(Shape::CHESS, &["KRK"]);
+    let pos = t.get(Shape::CHESS, &"KRK".parse().unwrap()).unwrap().longest_example(Color::White).unwrap();
+    let plies = t.probe(&pos).unwrap().plies.unwrap();
+    let with_clock = |halfmove: u32| {
+        let mut setup = pos.to_setup();
+        setup.halfmove = halfmove;
+        Position::from_setup(setup, pos.castling_mode()).unwrap()
+    };
+    let limits = Limits { depth: Some(2), ..Limits::default() };
+    let mut searcher = Searcher::new(1);
+    searcher.set_tablebases(Some(Arc::clone(&t)));
+    let in_time = searcher.search(&with_clock(100 - plies), &[], &limits, &Options::default(), |_| {});
+    assert_eq!(in_time.stop, StopReason::Tablebase);
+    let too_late = searcher.search(&with_clock(101 - plies), &[], &limits, &Options::default(), |_| {});
+    assert_ne!(too_late.stop, StopReason::Tablebase);
 }

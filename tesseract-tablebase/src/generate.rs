@@ -321,8 +321,10 @@ pub enum GenerateError {
         /// The longest storable distance.
         max: u32,
     },
-    /// The table does not fit in memory on this machine.
-    #[error("material {material} on {board}: {entries} positions do not fit in this machine's address space")]
+    /// The system refused the memory the generation needs (four bytes per index and side to move).
+    #[error(
+        "material {material} on {board}: the memory for {entries} indices per side to move (4 bytes each, both sides) was refused"
+    )]
     TooLarge {
         /// The material.
         material: String,
@@ -342,16 +344,29 @@ pub(crate) fn solve(
     options: &GenerateOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<[Vec<u8>; 2], GenerateError> {
-    let n = usize::try_from(layout.per_side).map_err(|_| GenerateError::TooLarge {
+    let too_large = || GenerateError::TooLarge {
         material: layout.material.to_string(),
         board: layout.space.shape.to_string(),
         entries: layout.per_side,
-    })?;
-    let fresh = || (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+    };
+    let n = usize::try_from(layout.per_side).map_err(|_| too_large())?;
+    // Four bytes per index and side to move are reserved before anything is computed, so that a table
+    // too large for this machine is an error at once (where the system refuses reservations it cannot
+    // back) rather than a failure hours later.
+    let mut arrays: Vec<Vec<AtomicU8>> = Vec::with_capacity(4);
+    for _ in 0..4 {
+        let mut v = Vec::new();
+        v.try_reserve_exact(n).map_err(|_| too_large())?;
+        arrays.push(v);
+    }
+    for v in &mut arrays {
+        v.resize_with(n, || AtomicU8::new(0));
+    }
+    let [white, black, white_pending, black_pending]: [Vec<AtomicU8>; 4] = arrays.try_into().expect("four arrays");
     let solver = Solver {
         layout,
-        values: [fresh(), fresh()],
-        pending: [fresh(), fresh()],
+        values: [white, black],
+        pending: [white_pending, black_pending],
         exits: exits.into_iter().map(|e| e.map(|(table, order, swap)| Exit { table, order, swap })).collect(),
         last_pending: AtomicU32::new(0),
     };

@@ -43,6 +43,7 @@ impl Layout {
             }
         }
         let per_side = space.domain.len() as u64 * (space.cells as u64).pow(pieces.len() as u32 - 1);
+        debug_assert_eq!(Some(per_side), crate::table::entries_per_side(shape, pieces.len()));
         Layout { space, material: material.clone(), pieces, groups, per_side }
     }
 
@@ -98,5 +99,24 @@ impl Layout {
     #[inline]
     pub fn overlaps(&self, cells: &[Sq]) -> bool {
         (1..cells.len()).any(|i| cells[..i].contains(&cells[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closed_form_size_is_the_layouts() {
+        for dims in 1..=4 {
+            for side in 3..=9 {
+                let shape = Shape::new(dims, side).unwrap();
+                let space = Space::of(shape);
+                for pieces in 2..=4 {
+                    let layout_size = space.domain.len() as u64 * (space.cells as u64).pow(pieces as u32 - 1);
+                    assert_eq!(crate::table::entries_per_side(shape, pieces), Some(layout_size), "{shape} {pieces}");
+                }
+            }
+        }
     }
 }

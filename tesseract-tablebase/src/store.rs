@@ -220,9 +220,14 @@ impl Tablebases {
             }
         }
         let (m, after) = best?;
-        // The move keeps the table's verdict: won positions stay won, drawn ones drawn.
-        debug_assert_eq!(here.plies.map(|p| p - 1), after.plies, "a table inconsistent with its successors at {pos:?}");
-        Some((m, after))
+        // The move keeps the table's verdict: won positions stay won with one ply fewer, lost ones too,
+        // drawn ones drawn. A table that says otherwise (a file made to lie: the checksum only proves it
+        // undamaged) gives no move rather than a wrong one.
+        let expected = match here.plies {
+            Some(p) => Some(p.checked_sub(1)?),
+            None => None,
+        };
+        (after.plies == expected).then_some((m, after))
     }
 
     /// The line of perfect play from `pos` until mate (empty when drawn, not in the tables, or over): the
@@ -233,6 +238,7 @@ impl Tablebases {
         if self.probe(&pos).is_none_or(|p| p.wdl == Wdl::Draw) {
             return line;
         }
+        // Each move lowers the distance by one ply (best_move checks it), so the line ends.
         while let Some((m, _)) = self.best_move(&pos) {
             line.push(m);
             pos.make(m);

@@ -190,6 +190,14 @@ pub enum TableError {
         /// Entries found.
         found: u64,
     },
+    /// An entry holds a value the format never writes.
+    #[error("entry {index} holds {value}, which no table has")]
+    Entry {
+        /// Its place in the file's entries (White to move first).
+        index: u64,
+        /// The byte.
+        value: u8,
+    },
     /// The SHA-256 checksum at the end does not match the contents.
     #[error("checksum mismatch: the file is damaged")]
     Checksum,
@@ -368,34 +376,39 @@ impl Tablebase {
         out
     }
 
-    /// Reads a table written by [`Tablebase::write`], checking every field and the checksum.
+    /// Reads a table written by [`Tablebase::write`], checking every field, every entry and the checksum.
+    /// The header is read and checked first (a file that is not a table is refused after its first
+    /// bytes), then the entries go straight into the table: memory is the table's size, not twice it.
     ///
     /// # Errors
     /// [`TableError`]: what is wrong with the file.
     pub fn read(input: &mut impl Read) -> Result<Tablebase, TableError> {
-        let mut bytes = Vec::new();
-        input.read_to_end(&mut bytes)?;
-        Tablebase::from_bytes(&bytes)
-    }
-
-    /// [`Tablebase::read`] from bytes in memory.
-    ///
-    /// # Errors
-    /// [`TableError`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Tablebase, TableError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        let mut hasher = Sha256::new();
+        let mut magic = [0u8; MAGIC.len()];
+        input.read_exact(&mut magic).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => TableError::Magic,
+            _ => TableError::Io(e),
+        })?;
+        if &magic != MAGIC {
             return Err(TableError::Magic);
         }
-        if bytes.len() < MAGIC.len() + 32 {
-            return Err(TableError::Header("the file ends before its header".into()));
+        hasher.update(magic);
+        // The header: text up to a blank line, at most MAX_HEADER bytes.
+        let mut header = Vec::new();
+        while !header.ends_with(b"\n\n") {
+            if header.len() >= MAX_HEADER {
+                return Err(TableError::Header(format!(
+                    "no blank line ends the header in its first {MAX_HEADER} bytes"
+                )));
+            }
+            let mut byte = [0u8];
+            match input.read(&mut byte)? {
+                0 => return Err(TableError::Header("the file ends inside its header".into())),
+                _ => header.push(byte[0]),
+            }
         }
-        let (body, sum) = bytes.split_at(bytes.len() - 32);
-        let rest = &body[MAGIC.len()..];
-        let end = rest
-            .windows(2)
-            .position(|w| w == b"\n\n")
-            .ok_or_else(|| TableError::Header("no blank line ends the header".into()))?;
-        let header = std::str::from_utf8(&rest[..end]).map_err(|_| TableError::Header("not UTF-8".into()))?;
+        hasher.update(&header);
+        let header = std::str::from_utf8(&header).map_err(|_| TableError::Header("not UTF-8".into()))?;
         let field = |key: &str| {
             header
                 .lines()
@@ -414,24 +427,72 @@ impl Tablebase {
         if rules != RULES_VERSION {
             return Err(TableError::Header(format!("rules {rules:?}, this version reads {RULES_VERSION:?}")));
         }
-        let values = &rest[end + 2..];
-        let layout = Layout::new(shape, &material);
+        // The size, from the board and material alone: nothing is built for a file until it is known to
+        // be consistent.
+        let expected = entries_per_side(shape, material.count())
+            .ok_or_else(|| TableError::Header(format!("board {board} with {material} is too large a table")))?;
         let declared: u64 =
             field("entries")?.parse().map_err(|_| TableError::Header("entries is not a number".into()))?;
-        if declared != layout.per_side || values.len() as u64 != 2 * layout.per_side {
-            return Err(TableError::Length {
-                board: board.to_string(),
-                material: material.to_string(),
-                expected: 2 * layout.per_side,
-                found: values.len() as u64,
-            });
+        let length = |found: u64| TableError::Length {
+            board: board.to_string(),
+            material: material.to_string(),
+            expected: 2 * expected,
+            found,
+        };
+        if declared != expected {
+            return Err(length(2 * declared));
         }
-        if Sha256::digest(body)[..] != sum[..] {
+        let per_side = usize::try_from(expected).map_err(|_| length(2 * declared))?;
+        let mut values = [Vec::new(), Vec::new()];
+        for (side, v) in values.iter_mut().enumerate() {
+            v.try_reserve_exact(per_side).map_err(|_| {
+                TableError::Io(std::io::Error::new(std::io::ErrorKind::OutOfMemory, "no memory for the table"))
+            })?;
+            let got = input.by_ref().take(expected).read_to_end(v)?;
+            if got as u64 != expected {
+                return Err(length(side as u64 * expected + got as u64));
+            }
+            hasher.update(&v[..]);
+            if let Some(at) = v.iter().position(|&e| e == entry::NONE - 1) {
+                return Err(TableError::Entry { index: side as u64 * expected + at as u64, value: v[at] });
+            }
+        }
+        let mut sum = Vec::with_capacity(32);
+        input.read_to_end(&mut sum)?;
+        if sum.len() != 32 {
+            // Entries and checksum together hold another number of bytes than the header says.
+            return Err(length((2 * expected + sum.len() as u64).saturating_sub(32)));
+        }
+        if hasher.finalize()[..] != sum[..] {
             return Err(TableError::Checksum);
         }
-        let (white, black) = values.split_at(values.len() / 2);
-        Ok(Tablebase { layout, values: [white.to_vec(), black.to_vec()] })
+        Ok(Tablebase { layout: Layout::new(shape, &material), values })
     }
+
+    /// [`Tablebase::read`] from bytes in memory.
+    ///
+    /// # Errors
+    /// [`TableError`].
+    pub fn from_bytes(mut bytes: &[u8]) -> Result<Tablebase, TableError> {
+        Tablebase::read(&mut bytes)
+    }
+}
+
+/// The longest header a file may have.
+const MAX_HEADER: usize = 4096;
+
+/// Indices per side to move of a table of `pieces` pieces on `shape` (`None` beyond `u64`), without
+/// building the board's tables: White's king on the fundamental domain (the cells whose coordinates are
+/// in the lower half, counting the middle, and in increasing order: multisets of `d` values among
+/// `⌈n/2⌉`), every other piece anywhere.
+pub(crate) fn entries_per_side(shape: Shape, pieces: usize) -> Option<u64> {
+    let (d, half) = (shape.dims() as u64, shape.side().div_ceil(2) as u64);
+    // C(half + d − 1, d), exactly, in integers.
+    let mut domain = 1u64;
+    for i in 0..d {
+        domain = domain * (half + i) / (i + 1);
+    }
+    (1..pieces).try_fold(domain, |acc, _| acc.checked_mul(shape.cells() as u64))
 }
 
 /// How a board is written in file names and headers: its sides joined by `x` (`8x8`, `5x5x5x5`).

@@ -1,7 +1,8 @@
 //! The 2D tables against figures published for chess.
 //!
-//! Sources: the longest mates (KQK 10, KRK 16, KBBK 19, KBNK 33, KQKR 35 moves; KNNK no forced win) are
-//! in every table since Thompson (1986); the number of positions at the longest mate is from Peter Karrer's
+//! Sources: the longest mates (KQK 10, KRK 16, KBBK 19, KBNK 33, KQKR 35, KQQK 4, KQRK 6, KRRK 7,
+//! KQKQ 13, KRKB 29, KRKN 40 moves; KNNK no forced win) are in every table of chess endings since
+//! Thompson (1986) and Nalimov; the number of positions at the longest mate is from Peter Karrer's
 //! statistics of the Nalimov tables as quoted by Guido on the Kryukov endgame forum ("Longest Mate in
 //! kqk": kqk wtm 10 moves, 1 position; krk wtm 16 moves, 121 positions; kqk btm lost in 10, 8 positions;
 //! krk btm lost in 16, 390 positions; kbnk wtm 33 moves, 138 positions); the whole KRK distribution with
@@ -46,7 +47,18 @@ fn krk_black_to_move_matches_the_uci_data_set() {
 #[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
 fn four_piece_longest_mates() {
     let mut tables = Tablebases::new();
-    for (material, moves) in [("KBBK", 19), ("KBNK", 33), ("KQKR", 35)] {
+    let published = [
+        ("KBBK", 19),
+        ("KBNK", 33),
+        ("KQKR", 35),
+        ("KQQK", 4),
+        ("KQRK", 6),
+        ("KRRK", 7),
+        ("KQKQ", 13),
+        ("KRKB", 29),
+        ("KRKN", 40),
+    ];
+    for (material, moves) in published {
         let t = common::generate(&mut tables, Shape::CHESS, material);
         assert_eq!(t.stats(Color::White).longest_moves(), moves, "{material}");
     }

@@ -85,3 +85,39 @@ fn damaged_files_are_refused() {
         assert!(Tablebase::from_bytes(&junk).is_err());
     }
 }
+
+/// Captures on both sides, interchangeable pieces, pending values: the same bytes whatever the threads.
+#[test]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+fn four_piece_generation_is_deterministic() {
+    for material in ["KQKR", "KBBK"] {
+        let material = material.parse().unwrap();
+        let bytes = |threads| {
+            let mut tables = Tablebases::new();
+            tables.generate(Shape::CHESS, &material, &GenerateOptions { threads }, &|_| {}).unwrap().to_bytes()
+        };
+        let one = bytes(1);
+        assert_eq!(one, bytes(2), "{material}");
+        assert_eq!(one, bytes(3), "{material}");
+    }
+}
+
+#[test]
+fn a_wrong_entry_is_refused() {
+    let mut tables = Tablebases::new();
+    let table = common::generate(&mut tables, Shape::CHESS, "KQK");
+    let bytes = table.to_bytes();
+    let header_end = bytes.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    // 254 is no value of the format; the checksum is recomputed, as someone forging a file would.
+    let mut forged = bytes[..bytes.len() - 32].to_vec();
+    forged[header_end + 7] = 254;
+    let sum = <sha2::Sha256 as sha2::Digest>::digest(&forged);
+    forged.extend_from_slice(&sum);
+    assert!(matches!(Tablebase::from_bytes(&forged), Err(TableError::Entry { index: 7, value: 254 })));
+    // A size no table of that header has, or more bytes than it: refused before anything is built.
+    let huge = String::from_utf8_lossy(&bytes[..header_end]).replace("board: 8x8", "board: 9x9x9x9");
+    let err = Tablebase::from_bytes(&[huge.as_bytes(), &bytes[header_end..]].concat()).unwrap_err();
+    assert!(matches!(err, TableError::Length { .. }), "{err}");
+    let longer = [&bytes[..], b"more"].concat();
+    assert!(matches!(Tablebase::from_bytes(&longer), Err(TableError::Length { .. })));
+}

@@ -48,6 +48,12 @@ fn recompute(file: &str, shape: Shape) {
 }
 
 #[test]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+fn chess_rows() {
+    recompute("results-chess.txt", Shape::CHESS);
+}
+
+#[test]
 #[ignore = "a minute in an optimised build; scripts/test.sh runs it with --include-ignored"]
 fn raumschach_rows() {
     recompute("results-raumschach.txt", Shape::RAUMSCHACH);
