@@ -1,5 +1,5 @@
 //! The published results of the README, recomputed: every row of `data/results-*.txt` whose run took
-//! under ten seconds is generated again and its summary line compared with the file (the longest mate,
+//! under five seconds is generated again and its summary line compared with the file (the longest mate,
 //! wins and draws with the stronger side to move, and the same counts with the weaker side to move).
 
 use tesseract_board::{Color, Shape};
@@ -28,7 +28,7 @@ fn recompute(file: &str, shape: Shape) {
     let text = std::fs::read_to_string(format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let mut checked = 0;
     for (_, material, stats, seconds) in blocks(&text) {
-        if seconds > 10.0 {
+        if seconds > 5.0 {
             continue;
         }
         let mut tables = Tablebases::new();
