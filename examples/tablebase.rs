@@ -24,6 +24,8 @@
 #[macro_use]
 #[path = "common/out.rs"]
 mod out;
+#[path = "common/files.rs"]
+mod files;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -78,6 +80,12 @@ fn peak_memory_mib() -> Option<f64> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(path) = &args.out {
+        if let Err(e) = files::target(path) {
+            eprintln!("error: --out {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let (material, swapped) = args.material.normalized();
     if swapped {
         eprintln!("note: {} is generated as {material}, the stronger side as White", args.material);
@@ -122,12 +130,8 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &args.out {
-        let saved = std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            table.write(&mut w)?;
-            std::io::Write::flush(&mut w)
-        });
-        if let Err(e) = saved {
+        // A link is followed, a FIFO written through, a folder or a missing folder refused (files.rs).
+        if let Err(e) = files::write_atomic(path, &table.to_bytes()) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(2);
         }

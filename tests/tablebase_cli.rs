@@ -61,3 +61,28 @@ fn bad_arguments_exit_2_with_a_message() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn out_follows_a_link_and_refuses_a_missing_folder() {
+    let dir = std::env::temp_dir().join(format!("tablebase-cli-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("real.ttb"), b"old").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("real.ttb", dir.join("link.ttb")).unwrap();
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.ttb");
+        let out =
+            run_example("tablebase", &["--board", "chess", "--material", "KQK", "--out", link.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert!(Tablebase::read(&mut std::fs::File::open(dir.join("real.ttb")).unwrap()).is_ok());
+    }
+    let missing = dir.join("no-such-folder").join("t.ttb");
+    let out =
+        run_example("tablebase", &["--board", "chess", "--material", "KQK", "--out", missing.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    assert!(out.stdout.is_empty(), "refused before generating");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
