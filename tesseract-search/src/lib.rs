@@ -86,8 +86,11 @@
 //!
 //! - **The clock** is `web_time::Instant`: the standard library's on native targets, `performance.now()`
 //!   on `wasm32-unknown-unknown` (browsers and Web Workers), where `std::time::Instant::now` traps. The
-//!   crate uses no threads (its movegen dependency is built without the `parallel` feature), so it runs in
+//!   search uses no threads (its movegen dependency is built without the `parallel` feature), so it runs in
 //!   a browser (`tesseract-wasm`).
+//! - **Thinking while a game draws** ([`Thinker`]): a handle that runs a search on its own thread,
+//!   polled without blocking for the best line so far and the final move, stopped at any time, stopped
+//!   and joined when dropped (native targets; a page runs the search in a Web Worker instead).
 //! - **Endgame tables** ([`Searcher::set_tablebases`]): with tables loaded from `tesseract-tablebase`, a
 //!   root position they cover is answered by the table's best move and exact mate, and nodes of at most
 //!   four pieces they cover take the table's value; without them (the default) nothing changes.
@@ -145,6 +148,7 @@ mod game;
 pub mod playout;
 pub mod search;
 mod see;
+pub mod thinker;
 mod tier;
 pub mod time;
 pub mod tt;
@@ -157,6 +161,7 @@ pub use search::{
 };
 /// How a game ended: the rules-level game's ends, re-exported for the engine's users.
 pub use tesseract_movegen::{GameEnd, Termination};
+pub use thinker::{BestMove, ThinkError, Thinker};
 pub use tier::{ParseTierError, Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};

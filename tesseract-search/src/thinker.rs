@@ -1,0 +1,392 @@
+//! An engine that thinks on its own thread while the caller goes on: the handle a game loop polls once a
+//! frame ("think while you draw").
+//!
+//! [`Thinker`] owns a [`Searcher`] and lends it to a search thread for each [`Thinker::start`]; the game
+//! loop calls [`Thinker::poll`] when it likes (it never blocks), and gets the current best line while the
+//! engine thinks and the final move once it is done. [`Thinker::stop`] ends a search early and returns its
+//! best move; dropping the handle stops and joins its thread, so a player leaving a game never leaves a
+//! search running behind it.
+//!
+//! The search is the same as a [`Searcher::search`] on the caller's thread: with the same position,
+//! history, limits and options, a node or depth budget gives the same move and line (a test checks it),
+//! however often and whenever it is polled.
+//!
+//! # Examples
+//! ```
+//! use tesseract_board::start;
+//! use tesseract_search::{Limits, Thinker};
+//! let mut thinker = Thinker::new(16)?;
+//! thinker.start(&start::chess(), Limits { nodes: Some(20_000), ..Limits::default() })?;
+//! let best = loop {
+//!     // A game would draw a frame here, then look once.
+//!     match thinker.poll() {
+//!         Some(best) if best.is_final() => break best,
+//!         Some(thinking) => println!("depth {} so far: {:?}", thinking.depth, thinking.best_move),
+//!         None => {}
+//!     }
+//!     std::thread::sleep(std::time::Duration::from_millis(1));
+//! };
+//! println!("bestmove {:?} ({})", best.best_move, best.score);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Threads: the handle itself is `Send` (a game may keep it in any thread) but is used from one thread
+//! at a time (`&mut self`). On `wasm32-unknown-unknown`, where threads cannot be spawned, [`Thinker::start`]
+//! returns [`ThinkError::Thread`]; a page runs [`Searcher::search`] in a Web Worker instead.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use tesseract_board::{Move, Position};
+
+use crate::search::{Info, Limits, Options, Score, SearchResult, Searcher, StopReason};
+use crate::tt::TableAllocError;
+use crate::{Game, Tier};
+
+/// The engine's best move so far, or its final move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move to play.
+    pub best_move: Move,
+    /// Its score, from the side to move.
+    pub score: Score,
+    /// The last finished iteration.
+    pub depth: u32,
+    /// Nodes searched (at the last finished iteration while thinking; in all once final).
+    pub nodes: u64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+    /// Why the search stopped: `None` while it still thinks.
+    pub stop: Option<StopReason>,
+}
+
+impl BestMove {
+    /// Whether the search has ended and this is its move.
+    pub fn is_final(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    fn from_info(info: &Info<'_>) -> Option<BestMove> {
+        Some(BestMove {
+            best_move: *info.pv.first()?,
+            score: info.score,
+            depth: info.depth,
+            nodes: info.nodes,
+            pv: info.pv.to_vec(),
+            stop: None,
+        })
+    }
+
+    fn from_result(result: SearchResult) -> Option<BestMove> {
+        Some(BestMove {
+            best_move: result.best_move?,
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+            pv: result.pv,
+            stop: Some(result.stop),
+        })
+    }
+}
+
+/// Why a search could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ThinkError {
+    /// The position has no legal move (the game is over): there is nothing to think about.
+    #[error("the side to move has no legal move: the game is over")]
+    NoLegalMove,
+    /// The search thread could not be started (no threads on this target, or none left).
+    #[error("cannot start the search thread: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// What a search thread needs: the position and history, or a game and a tier.
+enum Job {
+    Search { position: Position, history: Vec<u64>, limits: Limits, options: Options },
+    Tier { game: Game, tier: Tier },
+}
+
+struct Running {
+    thread: JoinHandle<(Searcher, Option<BestMove>)>,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Mutex<Option<BestMove>>>,
+}
+
+/// A searcher on its own thread: start, poll, stop; dropping it stops and joins the thread.
+///
+/// See the [module docs](self) for an example.
+pub struct Thinker {
+    /// The searcher while no search runs (a running search owns it).
+    searcher: Option<Searcher>,
+    hash_mb: usize,
+    running: Option<Running>,
+    /// The last search's final move, until the next start.
+    last: Option<BestMove>,
+}
+
+impl std::fmt::Debug for Thinker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Thinker")
+            .field("hash_mb", &self.hash_mb)
+            .field("thinking", &self.is_thinking())
+            .field("last", &self.last)
+            .finish()
+    }
+}
+
+impl Thinker {
+    /// A handle whose searcher has a transposition table of `hash_mb` megabytes.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when that memory cannot be had.
+    pub fn new(hash_mb: usize) -> Result<Thinker, TableAllocError> {
+        Ok(Thinker::with_searcher(Searcher::try_new(hash_mb)?))
+    }
+
+    /// A handle around a searcher the caller has set up (its table, its endgame tables).
+    pub fn with_searcher(searcher: Searcher) -> Thinker {
+        Thinker { hash_mb: searcher.hash_mb(), searcher: Some(searcher), running: None, last: None }
+    }
+
+    /// The searcher, to set it up between searches (for example [`Searcher::set_tablebases`]): stops a
+    /// running search first.
+    pub fn searcher_mut(&mut self) -> &mut Searcher {
+        self.stop();
+        let hash_mb = self.hash_mb;
+        self.searcher.get_or_insert_with(|| Searcher::new(hash_mb))
+    }
+
+    /// Starts searching `position` within `limits` (default options: seed 0, no noise), stopping the
+    /// search that runs, if any. The position has no history: see [`Thinker::start_with`] for a game's.
+    ///
+    /// # Errors
+    /// [`ThinkError`]: the position has no legal move, or no thread could be started.
+    pub fn start(&mut self, position: &Position, limits: Limits) -> Result<(), ThinkError> {
+        self.start_with(position, &[], limits, Options::default())
+    }
+
+    /// Starts searching `position`, whose game's earlier positions have the hashes `history` (oldest
+    /// first), as [`Searcher::search`] would.
+    ///
+    /// # Errors
+    /// As [`Thinker::start`].
+    pub fn start_with(
+        &mut self,
+        position: &Position,
+        history: &[u64],
+        limits: Limits,
+        options: Options,
+    ) -> Result<(), ThinkError> {
+        if tesseract_movegen::count(position) == 0 {
+            self.stop();
+            self.last = None;
+            return Err(ThinkError::NoLegalMove);
+        }
+        self.spawn(Job::Search { position: position.clone(), history: history.to_vec(), limits, options })
+    }
+
+    /// Starts the move of `tier` in `game`, the one [`Game::think`] gives (the same move for the same
+    /// game and tier, unless the tier's wall-clock guard fires).
+    ///
+    /// # Errors
+    /// As [`Thinker::start`].
+    pub fn start_tier(&mut self, game: &Game, tier: Tier) -> Result<(), ThinkError> {
+        if tesseract_movegen::count(game.position()) == 0 {
+            self.stop();
+            self.last = None;
+            return Err(ThinkError::NoLegalMove);
+        }
+        self.spawn(Job::Tier { game: game.clone(), tier })
+    }
+
+    fn spawn(&mut self, job: Job) -> Result<(), ThinkError> {
+        self.stop();
+        self.last = None;
+        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
+        let stop = searcher.stop_flag();
+        let progress = Arc::new(Mutex::new(None));
+        let shared = Arc::clone(&progress);
+        let report = move |info: &Info<'_>| {
+            if let Some(best) = BestMove::from_info(info) {
+                *shared.lock().unwrap_or_else(PoisonError::into_inner) = Some(best);
+            }
+        };
+        // The searcher goes to the thread through this slot, so that it comes back if the spawn fails.
+        let slot = Arc::new(Mutex::new(None::<Searcher>));
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(searcher);
+        let taken = Arc::clone(&slot);
+        let thread = std::thread::Builder::new().name("tesseract-thinker".into()).spawn(move || {
+            let mut searcher = taken
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .expect("the searcher is handed to the thread once");
+            let result = match &job {
+                Job::Search { position, history, limits, options } => {
+                    searcher.search(position, history, limits, options, report)
+                }
+                Job::Tier { game, tier } => game.think(&mut searcher, *tier, report),
+            };
+            (searcher, BestMove::from_result(result))
+        });
+        match thread {
+            Ok(thread) => {
+                self.running = Some(Running { thread, stop, progress });
+                Ok(())
+            }
+            Err(e) => {
+                self.searcher = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+                Err(ThinkError::Thread(e))
+            }
+        }
+    }
+
+    /// Whether a search is running (its thread has not been joined yet; [`Thinker::poll`] joins a
+    /// finished one).
+    pub fn is_thinking(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Never blocks. While the engine thinks: its best line after the last finished iteration (`None`
+    /// before the first), not final. Once the search has ended: its final move
+    /// ([`BestMove::is_final`]), from then on until the next start. `None` when nothing was started.
+    pub fn poll(&mut self) -> Option<BestMove> {
+        let finished = self.running.as_ref().map(|r| r.thread.is_finished());
+        match finished {
+            Some(true) => self.join(),
+            Some(false) => {
+                self.running.as_ref().and_then(|r| r.progress.lock().unwrap_or_else(PoisonError::into_inner).clone())
+            }
+            None => self.last.clone(),
+        }
+    }
+
+    /// Stops the running search, waits for its thread and returns its final move (the best of the
+    /// iterations it finished; at least the first legal move it ordered). Without a running search: the
+    /// last final move, if any.
+    pub fn stop(&mut self) -> Option<BestMove> {
+        if let Some(running) = &self.running {
+            // The search lowers its flag when it begins: keep raising it until the thread has ended.
+            while !running.thread.is_finished() {
+                running.stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            return self.join();
+        }
+        self.last.clone()
+    }
+
+    /// Waits for the running search to end by its own limits (no stop) and returns its final move.
+    pub fn wait(&mut self) -> Option<BestMove> {
+        if self.running.is_some() { self.join() } else { self.last.clone() }
+    }
+
+    fn join(&mut self) -> Option<BestMove> {
+        let running = self.running.take()?;
+        match running.thread.join() {
+            Ok((searcher, best)) => {
+                self.searcher = Some(searcher);
+                self.last = best;
+            }
+            Err(_) => {
+                // The search panicked (a bug): a fresh searcher next time, and no move from this one.
+                self.searcher = None;
+                self.last = None;
+            }
+        }
+        self.last.clone()
+    }
+}
+
+impl Drop for Thinker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tesseract_board::start;
+
+    fn node_limits(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_move_of_a_search_on_the_callers_thread() {
+        for pos in [start::chess(), start::tesseract(start::Army::Light)] {
+            let options = Options { seed: 7, ..Options::default() };
+            let mut direct = Searcher::new(4);
+            let expected = direct.search(&pos, &[], &node_limits(30_000), &options, |_| {});
+            let mut thinker = Thinker::new(4).unwrap();
+            thinker.start_with(&pos, &[], node_limits(30_000), options).unwrap();
+            let mut polls = 0;
+            let best = loop {
+                polls += 1;
+                match thinker.poll() {
+                    Some(b) if b.is_final() => break b,
+                    Some(b) => assert!(b.pv.first() == Some(&b.best_move) && b.stop.is_none()),
+                    None => {}
+                }
+                std::thread::sleep(Duration::from_micros(100));
+            };
+            assert!(polls > 1, "poll returned before the search could have ended");
+            assert_eq!(Some(best.best_move), expected.best_move);
+            assert_eq!(
+                (best.score, best.depth, best.nodes, &best.pv),
+                (expected.score, expected.depth, expected.nodes, &expected.pv)
+            );
+            assert_eq!(best.stop, Some(expected.stop));
+            assert!(!thinker.is_thinking());
+            assert_eq!(thinker.poll(), Some(best), "the final move stays until the next start");
+        }
+    }
+
+    #[test]
+    fn a_tier_move_is_the_games_think() {
+        let mut game = Game::new(start::chess(), 11);
+        game.play_text("e2e4").unwrap();
+        let expected = game.think_unguarded(&mut Searcher::new(1), Tier::Beginner, |_| {});
+        let mut thinker = Thinker::new(1).unwrap();
+        thinker.start_tier(&game, Tier::Beginner).unwrap();
+        assert_eq!(thinker.wait().map(|b| b.best_move), expected.best_move);
+    }
+
+    #[test]
+    fn stop_ends_an_unlimited_search_at_once_and_gives_a_legal_move() {
+        let pos = start::tesseract(start::Army::Standard);
+        let mut thinker = Thinker::new(4).unwrap();
+        thinker.start(&pos, Limits::default()).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(thinker.is_thinking());
+        let best = thinker.stop().expect("a move");
+        assert_eq!(best.stop, Some(StopReason::Stopped));
+        assert!(tesseract_movegen::legal_moves(&pos).contains(&best.best_move));
+        // Stopping at once after a start (before the search has lowered its flag) still stops it.
+        for _ in 0..20 {
+            thinker.start(&pos, Limits::default()).unwrap();
+            assert!(thinker.stop().is_some());
+        }
+    }
+
+    #[test]
+    fn dropping_a_thinking_handle_stops_and_joins_its_thread() {
+        let mut thinker = Thinker::new(4).unwrap();
+        thinker.start(&start::tesseract(start::Army::Dense), Limits::default()).unwrap();
+        drop(thinker); // returns only once the thread has ended: a hang here fails the test by timeout
+    }
+
+    #[test]
+    fn a_finished_game_is_refused_and_a_new_start_replaces_the_running_search() {
+        let mate = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        let mut thinker = Thinker::new(1).unwrap();
+        assert!(matches!(thinker.start(&mate, Limits::default()), Err(ThinkError::NoLegalMove)));
+        assert_eq!(thinker.poll(), None);
+        thinker.start(&start::chess(), Limits::default()).unwrap();
+        thinker.start(&start::chess(), Limits { depth: Some(2), ..Limits::default() }).unwrap();
+        assert_eq!(thinker.wait().map(|b| (b.depth, b.stop)), Some((2, Some(StopReason::Depth))));
+    }
+}
