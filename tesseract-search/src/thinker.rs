@@ -103,9 +103,10 @@ pub enum ThinkError {
 }
 
 /// What a search thread needs: the position and history, or a game and a tier.
+#[expect(clippy::large_enum_variant, reason = "one job per search, moved once into its thread")]
 enum Job {
     Search { position: Position, history: Vec<u64>, limits: Limits, options: Options },
-    Tier { game: Box<Game>, tier: Tier },
+    Tier { game: Game, tier: Tier },
 }
 
 struct Running {
@@ -198,7 +199,7 @@ impl Thinker {
             self.last = None;
             return Err(ThinkError::NoLegalMove);
         }
-        self.spawn(Job::Tier { game: Box::new(game.clone()), tier })
+        self.spawn(Job::Tier { game: game.clone(), tier })
     }
 
     fn spawn(&mut self, job: Job) -> Result<(), ThinkError> {
