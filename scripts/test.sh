@@ -19,7 +19,18 @@ if [[ "${1:-}" == "--quick" ]]; then
     exec cargo test --workspace --all-features
 fi
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says how long the one before it took, and the last line the whole run's time.
+step_start=$SECONDS
+step() {
+    printf '\n(%d s)\n== %s\n' "$((SECONDS - step_start))" "$*"
+    step_start=$SECONDS
+}
+stop_redis=
+on_exit() {
+    printf '\n(%d s)\ntest.sh: %d s in all\n' "$((SECONDS - step_start))" "$SECONDS"
+    if [[ -n "$stop_redis" ]]; then redis-cli -h 127.0.0.1 -p 6379 shutdown nosave >/dev/null 2>&1 || true; fi
+}
+trap on_exit EXIT
 
 # The property tests (proptest) draw fresh cases on every plain `cargo test`, which is how they explore;
 # here they draw the same cases every run, so a CI result depends on the commit alone. A failure found
@@ -33,12 +44,16 @@ fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
 # The SAN and PGN oracle tests skip themselves without python-chess; here its absence is a failure.
 export TESSERACT_REQUIRE_ORACLE=1
+# The C ABI's programs (scripts/ffi.sh) are built with the system's C and C++ compilers.
+if ! command -v cc >/dev/null || ! command -v c++ >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc g++ >/dev/null
+fi
 if ! command -v redis-server >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
 fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null
-    trap 'redis-cli -h 127.0.0.1 -p 6379 shutdown nosave >/dev/null 2>&1 || true' EXIT
+    stop_redis=1
     for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 redis-cli -h 127.0.0.1 -p 6379 ping
@@ -88,6 +103,9 @@ cargo test --workspace --all-features
 
 step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
 cargo test --workspace --all-features --profile ci -- --include-ignored
+
+step "the C ABI from C and C++ (scripts/ffi.sh: whole engine games under AddressSanitizer and UBSan)"
+bash scripts/ffi.sh
 
 step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
 python3 scripts/test_selfplay_uci.py
