@@ -125,6 +125,8 @@ pub struct Thinker {
     running: Option<Running>,
     /// The last search's final move, until the next start.
     last: Option<BestMove>,
+    /// Clear the searcher's tables on the search thread before the next search.
+    clear_pending: bool,
 }
 
 impl std::fmt::Debug for Thinker {
@@ -148,7 +150,13 @@ impl Thinker {
 
     /// A handle around a searcher the caller has set up (its table, its endgame tables).
     pub fn with_searcher(searcher: Searcher) -> Thinker {
-        Thinker { hash_mb: searcher.hash_mb(), searcher: Some(searcher), running: None, last: None }
+        Thinker {
+            hash_mb: searcher.hash_mb(),
+            searcher: Some(searcher),
+            running: None,
+            last: None,
+            clear_pending: false,
+        }
     }
 
     /// The searcher, to set it up between searches (for example [`Searcher::set_tablebases`]): stops a
@@ -157,6 +165,13 @@ impl Thinker {
         self.stop();
         let hash_mb = self.hash_mb;
         self.searcher.get_or_insert_with(|| Searcher::new(hash_mb))
+    }
+
+    /// Clears the searcher's transposition table and move-ordering memory before the next search, on the
+    /// search thread (a table of many megabytes takes a while to clear: the caller's frame does not wait
+    /// for it). A search from a cleared table depends only on its arguments, as the tiers' moves do.
+    pub fn clear_before_next_search(&mut self) {
+        self.clear_pending = true;
     }
 
     /// Starts searching `position` within `limits` (default options: seed 0, no noise), stopping the
@@ -206,6 +221,7 @@ impl Thinker {
         self.stop();
         self.last = None;
         let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
+        let clear = std::mem::take(&mut self.clear_pending);
         let stop = searcher.stop_flag();
         let progress = Arc::new(Mutex::new(None));
         let shared = Arc::clone(&progress);
@@ -224,6 +240,9 @@ impl Thinker {
                 .unwrap_or_else(PoisonError::into_inner)
                 .take()
                 .expect("the searcher is handed to the thread once");
+            if clear {
+                searcher.clear();
+            }
             let result = match &job {
                 Job::Search { position, history, limits, options } => {
                     searcher.search(position, history, limits, options, report)
@@ -239,6 +258,7 @@ impl Thinker {
             }
             Err(e) => {
                 self.searcher = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+                self.clear_pending = clear;
                 Err(ThinkError::Thread(e))
             }
         }
@@ -343,6 +363,19 @@ mod tests {
             assert_eq!(best.stop, Some(expected.stop));
             assert!(!thinker.is_thinking());
             assert_eq!(thinker.poll(), Some(best), "the final move stays until the next start");
+        }
+    }
+
+    #[test]
+    fn a_search_from_a_cleared_table_repeats_itself() {
+        let pos = start::chess();
+        let mut thinker = Thinker::new(4).unwrap();
+        let mut first = None;
+        for _ in 0..3 {
+            thinker.clear_before_next_search();
+            thinker.start(&pos, node_limits(5_000)).unwrap();
+            let best = thinker.wait().unwrap();
+            assert_eq!(*first.get_or_insert_with(|| best.clone()), best);
         }
     }
 
