@@ -155,7 +155,7 @@ impl Plugin for TesseractPlugin {
             .add_message::<EngineError>()
             .insert_resource(ChessGame::new(self.start.clone(), self.seed, self.white, self.black))
             .init_resource::<Thinking>()
-            .insert_resource(Engine { thinker: None, hash_mb: self.hash_mb, job: None, failed: None })
+            .insert_resource(Engine { thinker: None, hash_mb: self.hash_mb.max(1), job: None, failed: None })
             .add_systems(Update, (play_human_moves, drive_engine, report_game_over).chain().in_set(TesseractSystems))
             .add_systems(Last, stop_engine_on_exit);
     }

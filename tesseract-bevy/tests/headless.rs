@@ -254,3 +254,27 @@ fn a_side_that_stops_being_the_engine_stops_its_search() {
     h.update();
     assert_eq!(h.moves.len(), 1);
 }
+
+#[test]
+fn an_engine_without_its_table_says_so_once_and_changes_nothing() {
+    let plugin = TesseractPlugin::new(start::chess()).with_white(Side::EngineNodes(100)).with_hash_mb(usize::MAX);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, plugin));
+    let mut errors = app.world().resource::<Messages<EngineError>>().get_cursor();
+    let mut seen = Vec::new();
+    let mut frames = |app: &mut App, seen: &mut Vec<EngineError>| {
+        for _ in 0..5 {
+            app.update();
+            seen.extend(errors.read(app.world().resource::<Messages<EngineError>>()).cloned());
+        }
+    };
+    frames(&mut app, &mut seen);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert!(seen[0].reason.contains("table"), "{seen:?}");
+    assert!(app.world().resource::<ChessGame>().moves().is_empty());
+    assert_eq!(app.world().resource::<Thinking>().color, None);
+    // A change of the game's players is a new try, which fails the same way.
+    app.world_mut().resource_mut::<ChessGame>().set_side(Color::White, Side::EngineNodes(200));
+    frames(&mut app, &mut seen);
+    assert_eq!(seen.len(), 2, "{seen:?}");
+}
