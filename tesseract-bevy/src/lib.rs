@@ -40,8 +40,9 @@
 //! The engine's search runs on a thread of its own ([`tesseract_search::Thinker`]), not in Bevy's task
 //! pools: the plugin's system starts it when an engine is to move, looks at it once a frame without waiting
 //! ([`Thinking`] shows its best line so far), and plays its move on the frame after it is done. A frame
-//! never waits for the engine, except to clear the engine's table before a [`Side::EngineNodes`] move (a
-//! memory fill of the table's size, [`TesseractPlugin::hash_mb`]). A search for a position that is no
+//! never waits for the engine's thinking: the table is cleared before a [`Side::EngineNodes`] move on the
+//! search thread ([`Thinker::clear_before_next_search`]), and stopping an unwanted search waits only for
+//! the thread to notice. A search for a position that is no
 //! longer on the board (a side changed, the game restarted, the game ended) is stopped, and dropping the
 //! app (or an [`AppExit`]) stops and joins the search thread.
 //!
@@ -368,7 +369,8 @@ impl Engine {
                     *searcher = tesseract_search::Searcher::try_new(self.hash_mb)
                         .map_err(|e| format!("cannot allocate the engine's table: {e}"))?;
                 }
-                searcher.clear();
+                // Cleared on the search thread: the frame does not wait for a fill of the whole table.
+                thinker.clear_before_next_search();
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
                 let options = Options { seed: game.seed(), ..Options::default() };
                 thinker.start_with(game.position(), game.history(), limits, options)
