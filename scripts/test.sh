@@ -109,6 +109,9 @@ cargo test --workspace --all-features --profile ci -- --include-ignored
 step "the C ABI from C and C++ (scripts/ffi.sh: whole engine games under AddressSanitizer and UBSan)"
 bash scripts/ffi.sh
 
+step "the Bevy plugin, a package of its own (scripts/bevy.sh: rustfmt, clippy, the headless tests in target/bevy)"
+bash scripts/bevy.sh
+
 step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
 python3 scripts/test_selfplay_uci.py
 
