@@ -161,7 +161,7 @@ pub use search::{
 };
 /// How a game ended: the rules-level game's ends, re-exported for the engine's users.
 pub use tesseract_movegen::{GameEnd, Termination};
-pub use thinker::{BestMove, ThinkError, Thinker};
+pub use thinker::{BestMove, Observer, ThinkError, Thinker};
 pub use tier::{ParseTierError, Tier, TierSettings};
 pub use time::{Clock, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};

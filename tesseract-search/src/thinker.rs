@@ -34,6 +34,7 @@
 //! at a time (`&mut self`). On `wasm32-unknown-unknown`, where threads cannot be spawned, [`Thinker::start`]
 //! returns [`ThinkError::Thread`]; a page runs [`Searcher::search`] in a Web Worker instead.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -100,12 +101,35 @@ pub enum ThinkError {
     /// The search thread could not be started (no threads on this target, or none left).
     #[error("cannot start the search thread: {0}")]
     Thread(#[from] std::io::Error),
+    /// The previous search failed and a new searcher's table could not be allocated.
+    #[error(transparent)]
+    Table(#[from] TableAllocError),
 }
+
+/// Hooks a front end runs on the search thread: `tesseract-uci` prints its `info` lines in
+/// [`Observer::iteration`] and its `bestmove` in [`Observer::finished`], so that it shares this handle
+/// with games. `()` observes nothing.
+pub trait Observer: Send + 'static {
+    /// After each finished iteration, on the search thread; [`ControlFlow::Break`] stops the search
+    /// there (as [`Thinker::stop`] would, without waiting).
+    fn iteration(&mut self, info: &Info<'_>) -> ControlFlow<()> {
+        let _ = info;
+        ControlFlow::Continue(())
+    }
+
+    /// Once the search has ended, on its thread, before [`Thinker::poll`] can see the result (it may
+    /// wait there, for example for a `stop` that a protocol requires before the answer).
+    fn finished(&mut self, result: &SearchResult) {
+        let _ = result;
+    }
+}
+
+impl Observer for () {}
 
 /// What a search thread needs: the position and history, or a game and a tier.
 #[expect(clippy::large_enum_variant, reason = "one job per search, moved once into its thread")]
 enum Job {
-    Search { position: Position, history: Vec<u64>, limits: Limits, options: Options },
+    Search { position: Position, history: Vec<u64>, limits: Limits, options: Options, observer: Box<dyn Observer> },
     Tier { game: Game, tier: Tier },
 }
 
@@ -200,7 +224,31 @@ impl Thinker {
             self.last = None;
             return Err(ThinkError::NoLegalMove);
         }
-        self.spawn(Job::Search { position: position.clone(), history: history.to_vec(), limits, options })
+        self.start_observed(position, history, limits, options, ())
+    }
+
+    /// [`Thinker::start_with`], with an [`Observer`] whose hooks run on the search thread. Unlike the
+    /// other starts it also searches a position without a legal move (at once), so that the observer
+    /// hears of it: its [`Observer::finished`] gets the result without a move, and [`Thinker::poll`]
+    /// then gives `None`.
+    ///
+    /// # Errors
+    /// [`ThinkError::Thread`] or [`ThinkError::Table`].
+    pub fn start_observed(
+        &mut self,
+        position: &Position,
+        history: &[u64],
+        limits: Limits,
+        options: Options,
+        observer: impl Observer,
+    ) -> Result<(), ThinkError> {
+        self.spawn(Job::Search {
+            position: position.clone(),
+            history: history.to_vec(),
+            limits,
+            options,
+            observer: Box::new(observer),
+        })
     }
 
     /// Starts the move of `tier` in `game`, the one [`Game::think`] gives (the same move for the same
@@ -220,16 +268,20 @@ impl Thinker {
     fn spawn(&mut self, job: Job) -> Result<(), ThinkError> {
         self.stop();
         self.last = None;
-        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
+        let searcher = match self.searcher.take() {
+            Some(searcher) => searcher,
+            None => Searcher::try_new(self.hash_mb)?,
+        };
         let clear = std::mem::take(&mut self.clear_pending);
         let stop = searcher.stop_flag();
         let progress = Arc::new(Mutex::new(None));
         let shared = Arc::clone(&progress);
-        let report = move |info: &Info<'_>| {
+        let record = move |info: &Info<'_>| {
             if let Some(best) = BestMove::from_info(info) {
                 *shared.lock().unwrap_or_else(PoisonError::into_inner) = Some(best);
             }
         };
+        let raise = Arc::clone(&stop);
         // The searcher goes to the thread through this slot, so that it comes back if the spawn fails.
         let slot = Arc::new(Mutex::new(None::<Searcher>));
         *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(searcher);
@@ -243,11 +295,18 @@ impl Thinker {
             if clear {
                 searcher.clear();
             }
-            let result = match &job {
-                Job::Search { position, history, limits, options } => {
-                    searcher.search(position, history, limits, options, report)
+            let result = match job {
+                Job::Search { position, history, limits, options, mut observer } => {
+                    let result = searcher.search(&position, &history, &limits, &options, |info| {
+                        record(info);
+                        if observer.iteration(info).is_break() {
+                            raise.store(true, Ordering::Relaxed);
+                        }
+                    });
+                    observer.finished(&result);
+                    result
                 }
-                Job::Tier { game, tier } => game.think(&mut searcher, *tier, report),
+                Job::Tier { game, tier } => game.think(&mut searcher, tier, record),
             };
             (searcher, BestMove::from_result(result))
         });
@@ -297,6 +356,19 @@ impl Thinker {
             return self.join();
         }
         self.last.clone()
+    }
+
+    /// Gives the searcher back (after stopping a running search), for a caller that keeps it between
+    /// searches; `None` when the last search failed (a panic on its thread) and took it down.
+    pub fn into_searcher(mut self) -> Option<Searcher> {
+        self.stop();
+        self.searcher.take()
+    }
+
+    /// Whether no searcher is at hand because the last search failed (a bug: its thread panicked).
+    /// The next start makes a new one.
+    pub fn failed(&self) -> bool {
+        self.running.is_none() && self.searcher.is_none()
     }
 
     /// Waits for the running search to end by its own limits (no stop) and returns its final move.
@@ -377,6 +449,37 @@ mod tests {
             let best = thinker.wait().unwrap();
             assert_eq!(*first.get_or_insert_with(|| best.clone()), best);
         }
+    }
+
+    /// Records what it hears and stops the search after depth 3.
+    struct StopAtThree(Arc<Mutex<(Vec<u32>, Option<SearchResult>)>>);
+
+    impl Observer for StopAtThree {
+        fn iteration(&mut self, info: &Info<'_>) -> ControlFlow<()> {
+            self.0.lock().unwrap().0.push(info.depth);
+            if info.depth >= 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+
+        fn finished(&mut self, result: &SearchResult) {
+            assert!(self.0.lock().unwrap().1.replace(result.clone()).is_none(), "finished once");
+        }
+    }
+
+    #[test]
+    fn an_observer_hears_each_iteration_on_the_thread_stops_it_and_hears_the_end() {
+        let heard = Arc::new(Mutex::new((Vec::new(), None)));
+        let mut thinker = Thinker::new(4).unwrap();
+        let pos = start::tesseract(start::Army::Light);
+        thinker
+            .start_observed(&pos, &[], Limits::default(), Options::default(), StopAtThree(Arc::clone(&heard)))
+            .unwrap();
+        let best = thinker.wait().unwrap();
+        let (depths, result) = heard.lock().unwrap().clone();
+        assert_eq!(depths, [1, 2, 3]);
+        let result = result.expect("finished was called before the result reached the caller");
+        assert_eq!((Some(best.best_move), best.depth, best.stop), (result.best_move, 3, Some(StopReason::Stopped)));
+        let searcher = thinker.into_searcher().expect("the searcher comes back");
+        assert_eq!(searcher.hash_mb(), 4);
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! The engine loop: the state between commands, the options, and the search on its own thread.
 //!
 //! The thread that reads input owns an [`Engine`] and hands it each line ([`Engine::handle`]). `go`
-//! starts a search thread, which owns the [`Searcher`] until it has printed `bestmove`, and a watchdog
+//! starts a search thread (the engine's [`Thinker`], the handle games use too, with the UCI output as its
+//! [`Observer`]), which owns the [`Searcher`] until it has printed `bestmove`, and a watchdog
 //! thread that raises the search's stop flag at the hard time limit; so `isready`, `stop` and `quit` are
 //! answered at once while the engine thinks. `stop` waits for the search thread to print `bestmove`
 //! (a few milliseconds: the search checks its stop flag every 1,024 nodes).
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -16,7 +18,9 @@ use std::time::{Duration, Instant};
 use tesseract_board::start::{self, Army};
 use tesseract_board::{CastlingMode, Color, Position, Shape, TextMove};
 use tesseract_movegen::{Legal, text_line, text_line_string};
-use tesseract_search::{Clock, Game, Info, Limits, Options, Score, SearchResult, Searcher, Tier, TimeBudget};
+use tesseract_search::{
+    Clock, Game, Info, Observer, Options, Score, SearchResult, Searcher, Thinker, Tier, TimeBudget,
+};
 use tesseract_tablebase::Tablebases;
 
 use crate::command::{Command, Go, PositionCommand, Start};
@@ -250,7 +254,7 @@ impl Drop for FinishGuard {
 /// A search in progress.
 struct Running {
     control: Arc<Control>,
-    thread: JoinHandle<Searcher>,
+    thinker: Thinker,
     watchdog: Option<JoinHandle<()>>,
 }
 
@@ -512,14 +516,14 @@ impl Engine {
 
     /// Joins a search that has ended or is ending (after `stop`, or at the end of input).
     fn join(&mut self) {
-        let Some(r) = self.running.take() else { return };
-        let searcher = r.thread.join();
+        let Some(mut r) = self.running.take() else { return };
+        r.thinker.wait();
         if let Some(w) = r.watchdog {
             let _ = w.join();
         }
-        match searcher {
-            Ok(s) => self.searcher = Some(s),
-            Err(_) => {
+        match r.thinker.into_searcher() {
+            Some(s) => self.searcher = Some(s),
+            None => {
                 // The search thread failed; the guard has ended the watchdog. A new searcher next time.
                 self.out.error("the search failed");
                 self.out.line("bestmove 0000");
@@ -539,11 +543,15 @@ impl Engine {
     }
 
     fn stop(&mut self) {
-        if let Some(r) = &self.running {
-            let mut st = r.control.lock();
-            st.stop_requested = true;
-            r.control.stop.store(true, Ordering::Relaxed);
-            r.control.changed.notify_all();
+        if let Some(r) = &mut self.running {
+            {
+                let mut st = r.control.lock();
+                st.stop_requested = true;
+                r.control.stop.store(true, Ordering::Relaxed);
+                r.control.changed.notify_all();
+            }
+            // Raises the stop flag until the thread ends (a search that had not begun yet lowers it).
+            r.thinker.stop();
         }
         self.join();
     }
@@ -658,22 +666,17 @@ impl Engine {
         }
         let job = SearchJob {
             pos: self.game.position().clone(),
-            history: self.game.history().to_vec(),
-            limits,
-            options,
             mate: go.mate,
-            control: Arc::clone(&control),
             out: self.out.clone(),
+            guard: FinishGuard(Arc::clone(&control)),
         };
-        let thread = std::thread::Builder::new().name("search".into()).spawn(move || job.run(searcher));
-        let thread = match thread {
-            Ok(t) => t,
-            Err(e) => {
-                self.out.error(&format!("go: cannot start the search thread: {e}"));
-                self.out.line("bestmove 0000");
-                return;
-            }
-        };
+        let mut thinker = Thinker::with_searcher(searcher);
+        if let Err(e) = thinker.start_observed(self.game.position(), self.game.history(), limits, options, job) {
+            self.out.error(&format!("go: cannot start the search thread: {e}"));
+            self.out.line("bestmove 0000");
+            self.searcher = thinker.into_searcher();
+            return;
+        }
         let wd_control = Arc::clone(&control);
         let watchdog = std::thread::Builder::new().name("watchdog".into()).spawn(move || watchdog(&wd_control));
         let watchdog = match watchdog {
@@ -688,7 +691,7 @@ impl Engine {
                 None
             }
         };
-        self.running = Some(Running { control, thread, watchdog });
+        self.running = Some(Running { control, thinker, watchdog });
     }
 }
 
@@ -724,32 +727,34 @@ fn watchdog(control: &Control) {
     }
 }
 
-/// What the search thread needs.
+/// The UCI side of a search, run on the search thread as the [`Thinker`]'s observer: `info` lines after
+/// each iteration, the stop rules of the move's limits, and `bestmove` (after `stop` in `go infinite` and
+/// while pondering).
 struct SearchJob {
     pos: Position,
-    history: Vec<u64>,
-    limits: Limits,
-    options: Options,
     mate: Option<u32>,
-    control: Arc<Control>,
     out: Output,
+    /// The state shared with the reading thread and the watchdog; marks the search finished when the job
+    /// is dropped, even by a panic on the search thread.
+    guard: FinishGuard,
 }
 
-impl SearchJob {
-    fn run(self, mut searcher: Searcher) -> Searcher {
-        let guard = FinishGuard(Arc::clone(&self.control));
-        let control = &self.control;
-        let result = searcher.search(&self.pos, &self.history, &self.limits, &self.options, |info| {
-            let ok = self.out.line(&info_line(&self.pos, info));
-            let st = control.lock();
-            if !ok || st.stop_after_iteration(Instant::now(), info.score, self.mate) {
-                control.stop.store(true, Ordering::Relaxed);
-            }
-        });
+impl Observer for SearchJob {
+    fn iteration(&mut self, info: &Info<'_>) -> ControlFlow<()> {
+        let ok = self.out.line(&info_line(&self.pos, info));
+        let st = self.guard.0.lock();
+        if !ok || st.stop_after_iteration(Instant::now(), info.score, self.mate) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn finished(&mut self, result: &SearchResult) {
         if result.best_move.is_none() {
             self.out.line(&format!("info depth 0 score {}", result.score));
         }
         // In `go infinite` and while pondering, `bestmove` waits for `stop` (or `ponderhit`).
+        let control = &self.guard.0;
         let mut st = control.lock();
         while !st.stop_requested && (st.infinite || st.pondering) && !self.out.broken.load(Ordering::Relaxed) {
             st = control.changed.wait(st).unwrap_or_else(PoisonError::into_inner);
@@ -757,9 +762,7 @@ impl SearchJob {
         st.finished = true;
         control.changed.notify_all();
         drop(st);
-        self.out.line(&bestmove_line(&self.pos, &result));
-        drop(guard);
-        searcher
+        self.out.line(&bestmove_line(&self.pos, result));
     }
 }
 
