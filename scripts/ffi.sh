@@ -19,6 +19,13 @@ cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror "${saniti
 c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror "${sanitize[@]}" -I tesseract-ffi/include \
     tesseract-ffi/examples/cpp/engine_game.cpp -L "$lib" -ltesseract_ffi -Wl,-rpath,"$(cd "$lib" && pwd)" \
     -o "$out/engine_game_cpp"
+# The README's whole program (the first C block of tesseract-ffi/README.md), which the root README shows too.
+awk '/^```c$/ {inside = 1; next} inside && /^```$/ {exit} inside' tesseract-ffi/README.md > "$out/readme_game.c"
+grep -q 'int main' "$out/readme_game.c" || { echo "no program in tesseract-ffi/README.md"; exit 1; }
+python3 -c 'import sys; sys.exit(open(sys.argv[1]).read() not in open("README.md").read())' "$out/readme_game.c" \
+    || { echo "README.md's C program differs from tesseract-ffi/README.md's"; exit 1; }
+cc -std=c99 -Wall -Wextra -Wpedantic -Werror "${sanitize[@]}" -I tesseract-ffi/include "$out/readme_game.c" \
+    "$lib/libtesseract_ffi.a" -lpthread -ldl -lm -o "$out/readme_game"
 # The header compiles on its own as C99 and as C++11.
 echo '#include "tesseract.h"' | cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I tesseract-ffi/include -x c -fsyntax-only -
 echo '#include "tesseract.h"' | c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -I tesseract-ffi/include -x c++ -fsyntax-only -
@@ -32,6 +39,8 @@ run() {
     echo "$output" | tail -n 1 | grep -Eq '^result: (checkmate, (white|black) wins|.+, a draw) after [0-9]+ plies$' \
         || { echo "no result line"; exit 1; }
 }
+echo "\$ $out/readme_game"
+"$out/readme_game" | grep -Eq '^(checkmate, (white|black) wins|.+, a draw) after [0-9]+ plies$' || { echo "the README's program"; exit 1; }
 run "$out/engine_game_c" classic 2000
 run "$out/engine_game_c" light 1000
 run "$out/engine_game_cpp" chess960:0 1500

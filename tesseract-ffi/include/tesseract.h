@@ -28,15 +28,16 @@
 // The caller's buffer is too small for the text (nothing useful was written).
 #define TESS_E_BUFFER -5
 
-// The library panicked: a bug, caught at the boundary. The object is unchanged where the function
-// could change it.
+// The library panicked: a bug, caught at the boundary. An object the call could change may be left
+// inconsistent: free it.
 #define TESS_E_PANIC -6
 
 // The system refused a resource (memory for the engine's table, a thread).
 #define TESS_E_RESOURCE -7
 
-// `tess_legal_moves`, `tess_fen`: the game is NULL or the library panicked (their other negative
-// results are sizes needed).
+// `tess_legal_moves`, `tess_fen`, `tess_status_text`: the game is NULL or the library panicked. Every
+// other negative result of these three is minus the buffer size needed (the other `TESS_E_` codes are
+// not used by them).
 #define TESS_E_INVALID INT32_MIN
 
 // `tess_status`: the game goes on.
@@ -52,9 +53,12 @@
 // 75-move rule (draws are claimed as soon as the rules allow).
 #define TESS_DRAW 3
 
-// A buffer of this many bytes holds any one move text, NUL included (RULES.md §4: at most 9 characters
-// in 4D).
+// A buffer of this many bytes holds any one move text, NUL included (RULES.md section 4: at most 9
+// characters in 4D).
 #define TESS_MOVE_TEXT_MAX 16
+
+// `tess_perft`: the game is NULL or the library panicked.
+#define TESS_PERFT_ERROR UINT64_MAX
 
 // A game: its start, the moves played, the position now. Opaque; create with `tess_game_new`, free
 // with `tess_game_free`.
@@ -84,7 +88,7 @@ typedef struct {
 extern "C" {
 #endif // __cplusplus
 
-// The library's version, a static NUL-terminated string (never freed).
+// The library's version, a static NUL-terminated string (never freed). Thread safety: any thread.
 const char *tess_version(void);
 
 // A new game from `start`: `standard`, `light` or `dense` (the Tesseract armies, 4D), `raumschach`
@@ -114,14 +118,16 @@ tess_game *tess_game_clone(const tess_game *g);
 void tess_game_free(tess_game *g);
 
 // The number of leaf nodes of the legal move tree of the current position to `depth` plies (perft;
-// depth 0 is 1). 0 when `g` is NULL. Runs on the calling thread for as long as it takes (the 4D
-// start's perft(4) is 2.7 × 10⁹ leaves). Thread safety: reads `g`.
+// depth 0 is 1), or [`TESS_PERFT_ERROR`] when `g` is NULL. Runs on the calling thread for as long as it
+// takes (the 4D start's perft(4) is 2.7 billion leaves), with about 64 KB of that thread's stack per
+// ply. Thread safety: reads `g`.
 //
 // # Safety
 // `g` is NULL or a live game.
-uint64_t tess_perft(const tess_game *g, uint32_t depth);
+uint64_t tess_perft(const tess_game *g,
+                    uint32_t depth);
 
-// The legal moves of the current position as texts (RULES.md §4: `e2e4`, `e7e8q` in 2D, `22132313` in
+// The legal moves of the current position as texts (RULES.md section 4: `e2e4`, `e7e8q` in 2D, `22132313` in
 // 4D), separated by single spaces and NUL-terminated, in `buf` (`buflen` bytes).
 //
 // Returns the number of moves (0 when the game is over: the buffer then holds ""), or minus the buffer
@@ -141,10 +147,12 @@ int32_t tess_legal_moves(const tess_game *g,
 // `g` is NULL or a live game; `buf` is NULL or valid for `buflen` bytes.
 int32_t tess_fen(const tess_game *g, char *buf, size_t buflen);
 
-// Plays `move` (a move text, RULES.md §4) if it is legal.
+// Plays `move` (a move text, RULES.md section 4) if it is legal and the game is not over.
 //
 // Returns [`TESS_OK`] when played; otherwise the game is unchanged and the result is [`TESS_E_MOVE`]
-// (not a legal move here: `err` says why), [`TESS_E_NULL`], [`TESS_E_UTF8`] or [`TESS_E_PANIC`].
+// (not a legal move here: `err` says why), [`TESS_E_GAME_OVER`] (`tess_status` is not
+// [`TESS_ONGOING`]: a draw by rule ends the game too), [`TESS_E_NULL`], [`TESS_E_UTF8`] or
+// [`TESS_E_PANIC`].
 // Thread safety: changes `g`.
 //
 // # Safety
@@ -177,11 +185,13 @@ int32_t tess_side_to_move(const tess_game *g);
 
 // The engine's move in the current position within `nodes` nodes (at least 1), as a move text in
 // `buf` ([`TESS_MOVE_TEXT_MAX`] bytes are always enough). Deterministic: the same game and budget give
-// the same move on every machine. Runs on the calling thread (a few hundred thousand nodes per second;
-// see `tess_search_start` to think without blocking).
+// the same move on every machine. Blocks the calling thread until it is found (a few hundred thousand
+// nodes per second; the search itself runs on a thread with a stack of its own; see
+// `tess_search_start` to think without blocking).
 //
-// Returns [`TESS_OK`], or [`TESS_E_GAME_OVER`] (no legal move), [`TESS_E_BUFFER`], [`TESS_E_NULL`],
-// [`TESS_E_RESOURCE`] (no memory for the table) or [`TESS_E_PANIC`]. Thread safety: reads `g`.
+// Returns [`TESS_OK`], or [`TESS_E_GAME_OVER`] (`tess_status` is not [`TESS_ONGOING`]),
+// [`TESS_E_BUFFER`], [`TESS_E_NULL`], [`TESS_E_RESOURCE`] (no memory for the table, no thread) or
+// [`TESS_E_PANIC`]. Thread safety: reads `g`.
 //
 // # Safety
 // `g` is NULL or a live game; `buf` is NULL or valid for `buflen` bytes.
@@ -214,8 +224,8 @@ int32_t tess_status_text(const tess_game *g,
 // with both limits 0 it thinks until stopped. A node budget alone gives the move `tess_best_move`
 // gives. The search keeps its own copy of the position: `g` may change or be freed meanwhile.
 //
-// Returns NULL with the reason in `err` when `g` is NULL, the game is over, or no thread or memory can
-// be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
+// Returns NULL with the reason in `err` when `g` is NULL, the game is over (`tess_status` is not
+// [`TESS_ONGOING`]), or no thread or memory can be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
 //
 // # Safety
 // `g` is NULL or a live game; `err` is NULL or valid for `errlen` bytes.
@@ -231,8 +241,8 @@ tess_search *tess_search_start(const tess_game *g,
 //
 // The line goes into `buf` as move texts separated by spaces, the best move first, cut to the whole
 // moves that fit; [`TESS_E_BUFFER`] when not even the best move fits ([`TESS_MOVE_TEXT_MAX`] bytes
-// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL. Thread safety: one
-// thread at a time on `s`.
+// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL, [`TESS_E_PANIC`] when the
+// search failed (a bug). Thread safety: one thread at a time on `s`.
 //
 // # Safety
 // `s` is NULL or a live search; `info` is NULL or valid for writing; `buf` is NULL or valid for `buflen`

@@ -23,7 +23,8 @@
 //!   `tess_game *` (`tess_play`, `tess_undo`, `tess_game_free`) must not run at the same time as any other
 //!   call on that game. A `tess_search` is used from one thread at a time (any thread); its search runs on
 //!   a thread of its own, and no call on it blocks for longer than it takes that thread to notice a stop
-//!   (`tess_search_stop`, `tess_search_free`: well under a millisecond of search).
+//!   (`tess_search_stop`, `tess_search_free`: a few milliseconds, as the search looks at its stop flag
+//!   every 1,024 nodes).
 //! - **Determinism.** `tess_best_move` and a `tess_search` with a node budget give the same move for the
 //!   same game on every machine (the engine's moves are a pure function of position, history, settings
 //!   and seed: here seed 0); a time limit is a guard that makes them depend on the machine.
@@ -34,7 +35,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use tesseract_board::{Position, TextMove, start};
-use tesseract_search::{Game, Limits, Options, Score, Searcher, Termination, Thinker};
+use tesseract_search::{Game, Limits, Options, Score, Termination, Thinker};
 
 /// Success.
 pub const TESS_OK: i32 = 0;
@@ -50,13 +51,14 @@ pub const TESS_E_MOVE: i32 = -3;
 pub const TESS_E_GAME_OVER: i32 = -4;
 /// The caller's buffer is too small for the text (nothing useful was written).
 pub const TESS_E_BUFFER: i32 = -5;
-/// The library panicked: a bug, caught at the boundary. The object is unchanged where the function
-/// could change it.
+/// The library panicked: a bug, caught at the boundary. An object the call could change may be left
+/// inconsistent: free it.
 pub const TESS_E_PANIC: i32 = -6;
 /// The system refused a resource (memory for the engine's table, a thread).
 pub const TESS_E_RESOURCE: i32 = -7;
-/// `tess_legal_moves`, `tess_fen`: the game is NULL or the library panicked (their other negative
-/// results are sizes needed).
+/// `tess_legal_moves`, `tess_fen`, `tess_status_text`: the game is NULL or the library panicked. Every
+/// other negative result of these three is minus the buffer size needed (the other `TESS_E_` codes are
+/// not used by them).
 pub const TESS_E_INVALID: i32 = i32::MIN;
 
 /// `tess_status`: the game goes on.
@@ -69,8 +71,8 @@ pub const TESS_STALEMATE: i32 = 2;
 /// 75-move rule (draws are claimed as soon as the rules allow).
 pub const TESS_DRAW: i32 = 3;
 
-/// A buffer of this many bytes holds any one move text, NUL included (RULES.md §4: at most 9 characters
-/// in 4D).
+/// A buffer of this many bytes holds any one move text, NUL included (RULES.md section 4: at most 9
+/// characters in 4D).
 pub const TESS_MOVE_TEXT_MAX: usize = 16;
 
 /// The megabytes of transposition table of the engine in `tess_best_move` and `tess_search_start`.
@@ -173,7 +175,10 @@ fn parse_start(text: &str) -> Result<Position, String> {
     }
 }
 
-/// The library's version, a static NUL-terminated string (never freed).
+/// `tess_perft`: the game is NULL or the library panicked.
+pub const TESS_PERFT_ERROR: u64 = u64::MAX;
+
+/// The library's version, a static NUL-terminated string (never freed). Thread safety: any thread.
 #[unsafe(no_mangle)]
 pub extern "C" fn tess_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
@@ -235,21 +240,22 @@ pub unsafe extern "C" fn tess_game_free(g: *mut tess_game) {
 }
 
 /// The number of leaf nodes of the legal move tree of the current position to `depth` plies (perft;
-/// depth 0 is 1). 0 when `g` is NULL. Runs on the calling thread for as long as it takes (the 4D
-/// start's perft(4) is 2.7 × 10⁹ leaves). Thread safety: reads `g`.
+/// depth 0 is 1), or [`TESS_PERFT_ERROR`] when `g` is NULL. Runs on the calling thread for as long as it
+/// takes (the 4D start's perft(4) is 2.7 billion leaves), with about 64 KB of that thread's stack per
+/// ply. Thread safety: reads `g`.
 ///
 /// # Safety
 /// `g` is NULL or a live game.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tess_perft(g: *const tess_game, depth: u32) -> u64 {
-    guard(0, || {
+    guard(TESS_PERFT_ERROR, || {
         // SAFETY: the caller's contract.
-        let Some(g) = (unsafe { g.as_ref() }) else { return 0 };
+        let Some(g) = (unsafe { g.as_ref() }) else { return TESS_PERFT_ERROR };
         tesseract_movegen::perft(&mut g.game.position().clone(), depth)
     })
 }
 
-/// The legal moves of the current position as texts (RULES.md §4: `e2e4`, `e7e8q` in 2D, `22132313` in
+/// The legal moves of the current position as texts (RULES.md section 4: `e2e4`, `e7e8q` in 2D, `22132313` in
 /// 4D), separated by single spaces and NUL-terminated, in `buf` (`buflen` bytes).
 ///
 /// Returns the number of moves (0 when the game is over: the buffer then holds ""), or minus the buffer
@@ -275,7 +281,8 @@ pub unsafe extern "C" fn tess_legal_moves(g: *const tess_game, buf: *mut c_char,
 fn size_or_count(written: Result<(), usize>, count: usize) -> i32 {
     match written {
         Ok(()) => i32::try_from(count).unwrap_or(i32::MAX),
-        Err(needed) => i32::try_from(needed).map_or(TESS_E_INVALID + 1, |n| -n),
+        // Texts here are far shorter than 2 GB.
+        Err(needed) => i32::try_from(needed).map_or(TESS_E_INVALID, |n| -n),
     }
 }
 
@@ -295,10 +302,12 @@ pub unsafe extern "C" fn tess_fen(g: *const tess_game, buf: *mut c_char, buflen:
     })
 }
 
-/// Plays `move` (a move text, RULES.md §4) if it is legal.
+/// Plays `move` (a move text, RULES.md section 4) if it is legal and the game is not over.
 ///
 /// Returns [`TESS_OK`] when played; otherwise the game is unchanged and the result is [`TESS_E_MOVE`]
-/// (not a legal move here: `err` says why), [`TESS_E_NULL`], [`TESS_E_UTF8`] or [`TESS_E_PANIC`].
+/// (not a legal move here: `err` says why), [`TESS_E_GAME_OVER`] (`tess_status` is not
+/// [`TESS_ONGOING`]: a draw by rule ends the game too), [`TESS_E_NULL`], [`TESS_E_UTF8`] or
+/// [`TESS_E_PANIC`].
 /// Thread safety: changes `g`.
 ///
 /// # Safety
@@ -311,6 +320,9 @@ pub unsafe extern "C" fn tess_play(g: *mut tess_game, r#move: *const c_char, err
         let g = unsafe { g.as_mut() }.ok_or((TESS_E_NULL, "the game is NULL".to_owned()))?;
         // SAFETY: the caller's contract.
         let text = unsafe { read_text(r#move) }.map_err(|(code, m)| (code, format!("move: {m}")))?;
+        if let Some(end) = g.game.status() {
+            return Err((TESS_E_GAME_OVER, format!("the game is over: {end}")));
+        }
         g.game.play_text(text.trim()).map(|_| ()).map_err(|e| (TESS_E_MOVE, e.to_string()))
     });
     match played {
@@ -365,11 +377,13 @@ pub unsafe extern "C" fn tess_side_to_move(g: *const tess_game) -> i32 {
 
 /// The engine's move in the current position within `nodes` nodes (at least 1), as a move text in
 /// `buf` ([`TESS_MOVE_TEXT_MAX`] bytes are always enough). Deterministic: the same game and budget give
-/// the same move on every machine. Runs on the calling thread (a few hundred thousand nodes per second;
-/// see `tess_search_start` to think without blocking).
+/// the same move on every machine. Blocks the calling thread until it is found (a few hundred thousand
+/// nodes per second; the search itself runs on a thread with a stack of its own; see
+/// `tess_search_start` to think without blocking).
 ///
-/// Returns [`TESS_OK`], or [`TESS_E_GAME_OVER`] (no legal move), [`TESS_E_BUFFER`], [`TESS_E_NULL`],
-/// [`TESS_E_RESOURCE`] (no memory for the table) or [`TESS_E_PANIC`]. Thread safety: reads `g`.
+/// Returns [`TESS_OK`], or [`TESS_E_GAME_OVER`] (`tess_status` is not [`TESS_ONGOING`]),
+/// [`TESS_E_BUFFER`], [`TESS_E_NULL`], [`TESS_E_RESOURCE`] (no memory for the table, no thread) or
+/// [`TESS_E_PANIC`]. Thread safety: reads `g`.
 ///
 /// # Safety
 /// `g` is NULL or a live game; `buf` is NULL or valid for `buflen` bytes.
@@ -378,11 +392,16 @@ pub unsafe extern "C" fn tess_best_move(g: *const tess_game, nodes: u64, buf: *m
     guard(TESS_E_PANIC, || {
         // SAFETY: the caller's contract.
         let Some(g) = (unsafe { g.as_ref() }) else { return TESS_E_NULL };
-        let Ok(mut searcher) = Searcher::try_new(HASH_MB) else { return TESS_E_RESOURCE };
+        if g.game.status().is_some() {
+            return TESS_E_GAME_OVER;
+        }
+        let Ok(mut thinker) = Thinker::new(HASH_MB) else { return TESS_E_RESOURCE };
         let limits = Limits { nodes: Some(nodes.max(1)), ..Limits::default() };
         let pos = g.game.position();
-        let result = searcher.search(pos, g.game.history(), &limits, &Options::default(), |_| {});
-        let Some(best) = result.best_move else { return TESS_E_GAME_OVER };
+        if thinker.start_with(pos, g.game.history(), limits, Options::default()).is_err() {
+            return TESS_E_RESOURCE;
+        }
+        let Some(best) = thinker.wait().map(|b| b.best_move) else { return TESS_E_PANIC };
         // SAFETY: the caller's contract.
         match unsafe { write_text(&TextMove::from_move(best, pos).to_string(), buf, buflen) } {
             Ok(()) => TESS_OK,
@@ -434,8 +453,8 @@ pub unsafe extern "C" fn tess_status_text(g: *const tess_game, buf: *mut c_char,
 /// with both limits 0 it thinks until stopped. A node budget alone gives the move `tess_best_move`
 /// gives. The search keeps its own copy of the position: `g` may change or be freed meanwhile.
 ///
-/// Returns NULL with the reason in `err` when `g` is NULL, the game is over, or no thread or memory can
-/// be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
+/// Returns NULL with the reason in `err` when `g` is NULL, the game is over (`tess_status` is not
+/// [`TESS_ONGOING`]), or no thread or memory can be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
 ///
 /// # Safety
 /// `g` is NULL or a live game; `err` is NULL or valid for `errlen` bytes.
@@ -450,6 +469,9 @@ pub unsafe extern "C" fn tess_search_start(
     let started = guard(Err("the library panicked (a bug)".to_owned()), || {
         // SAFETY: the caller's contract.
         let g = unsafe { g.as_ref() }.ok_or("the game is NULL")?;
+        if let Some(end) = g.game.status() {
+            return Err(format!("the game is over: {end}"));
+        }
         let mut thinker = Thinker::new(HASH_MB).map_err(|e| e.to_string())?;
         let limits = Limits {
             nodes: (nodes > 0).then_some(nodes),
@@ -476,8 +498,8 @@ pub unsafe extern "C" fn tess_search_start(
 ///
 /// The line goes into `buf` as move texts separated by spaces, the best move first, cut to the whole
 /// moves that fit; [`TESS_E_BUFFER`] when not even the best move fits ([`TESS_MOVE_TEXT_MAX`] bytes
-/// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL. Thread safety: one
-/// thread at a time on `s`.
+/// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL, [`TESS_E_PANIC`] when the
+/// search failed (a bug). Thread safety: one thread at a time on `s`.
 ///
 /// # Safety
 /// `s` is NULL or a live search; `info` is NULL or valid for writing; `buf` is NULL or valid for `buflen`
@@ -548,7 +570,13 @@ unsafe fn report(
     if let Some(info) = unsafe { info.as_mut() } {
         *info = found;
     }
-    let status = if found.is_final == 1 { TESS_OK } else { TESS_THINKING };
+    let status = match &best {
+        Some(b) if b.is_final() => TESS_OK,
+        Some(_) => TESS_THINKING,
+        // Started only on a position with moves: an ended search without a move has failed.
+        None if !s.thinker.is_thinking() => return TESS_E_PANIC,
+        None => TESS_THINKING,
+    };
     if buf.is_null() {
         return status;
     }

@@ -117,12 +117,18 @@ int main(int argc, char **argv) {
     }
     printf("\n");
     CHECK(status == TESS_CHECKMATE || status == TESS_STALEMATE || status == TESS_DRAW);
-    /* Mate and stalemate leave no move; a draw by rule may leave some. */
+    /* Mate and stalemate leave no legal move; a draw by rule may leave some, but the game is over. */
     int count;
-    free(legal_moves(game, &count));
-    if (status != TESS_DRAW) {
-        CHECK(count == 0 && tess_best_move(game, nodes, move, sizeof move) == TESS_E_GAME_OVER);
+    char *left = legal_moves(game, &count);
+    if (status != TESS_DRAW) CHECK(count == 0);
+    CHECK(tess_best_move(game, nodes, move, sizeof move) == TESS_E_GAME_OVER);
+    if (count > 0) {
+        char first[TESS_MOVE_TEXT_MAX] = {0};
+        strncpy(first, left, strcspn(left, " ") < sizeof first ? strcspn(left, " ") : sizeof first - 1);
+        CHECK(tess_play(game, first, err, sizeof err) == TESS_E_GAME_OVER);
+        printf("refused after the end: %s\n", err);
     }
+    free(left);
 
     /* A copy lives on after the original is freed, and undo takes a move back. */
     tess_game *copy = tess_game_clone(game);
