@@ -227,11 +227,15 @@ impl ChessGame {
     /// Sets who plays `color` (a search for that side stops on the next frame if it is no longer the
     /// engine's).
     pub fn set_side(&mut self, color: Color, side: Side) {
-        match color {
-            Color::White => self.white = side,
-            Color::Black => self.black = side,
+        let slot = match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        };
+        let changed = std::mem::replace(slot, side) != side;
+        // Only a change for the side to move concerns a running search (or an engine that failed).
+        if changed && color == self.position().turn() {
+            self.version += 1;
         }
-        self.version += 1;
     }
 
     /// Starts a new game from `start` with `seed`, the same players; [`GameOver`] will be written again

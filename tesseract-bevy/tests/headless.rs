@@ -183,7 +183,8 @@ fn a_person_against_the_engine_waits_for_its_turn() {
     // The engine's move comes some frames later; meanwhile a person's Black move is refused.
     h.send("e7e5");
     h.update();
-    assert_eq!(h.moves.len(), 1);
+    // The engine starts in the same frame; on a busy machine its 500 nodes may even be done and played.
+    assert!((1..=2).contains(&h.moves.len()), "{:?}", h.moves);
     assert!(h.rejections[0].reason.contains("engine"), "{:?}", h.rejections);
     for _ in 0..10_000 {
         if h.moves.len() == 2 {
@@ -230,10 +231,17 @@ fn frames_go_on_while_the_engine_thinks_and_dropping_the_app_stops_it() {
     assert!(h.moves.is_empty(), "no move while thinking");
     // A frame only looks: far quicker than any search of this budget (generous for a loaded machine).
     assert!(slowest < Duration::from_secs(1), "a frame took {slowest:?}");
-    // Dropping the app stops and joins the search thread (a hang here fails by the test's timeout).
-    let dropped = Instant::now();
+    // Dropping the app stops and joins the search thread. A drop that did not stop it would never return:
+    // a watchdog then ends the test process with a failure instead of letting it hang.
+    let (dropped, watched) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if watched.recv_timeout(Duration::from_secs(60)).is_err() {
+            eprintln!("dropping the app did not stop the engine's search within 60 s");
+            std::process::exit(1);
+        }
+    });
     drop(h);
-    assert!(dropped.elapsed() < Duration::from_secs(30));
+    let _ = dropped.send(());
 }
 
 #[test]
