@@ -357,21 +357,15 @@ impl Engine {
     }
 
     fn start(&mut self, game: &Game, side: Side) -> Result<(), String> {
-        let thinker = match &mut self.thinker {
-            Some(thinker) => thinker,
-            None => self
-                .thinker
-                .insert(Thinker::new(self.hash_mb).map_err(|e| format!("cannot allocate the engine's table: {e}"))?),
-        };
+        // The table is allocated on the search thread at the first start: the frame does not wait for it.
+        let thinker = self.thinker.get_or_insert_with(|| Thinker::lazy(self.hash_mb));
         let started = match side {
             Side::Human => return Err("a person plays this side".into()),
             Side::Engine(tier) => thinker.start_tier(game, tier),
             Side::EngineNodes(nodes) => {
-                let searcher = thinker.searcher_mut();
-                if searcher.hash_mb() != self.hash_mb {
-                    // A tier's move resized it.
-                    *searcher = tesseract_search::Searcher::try_new(self.hash_mb)
-                        .map_err(|e| format!("cannot allocate the engine's table: {e}"))?;
+                if thinker.searcher().is_some_and(|s| s.hash_mb() != self.hash_mb) {
+                    // A tier's move resized it: a new one, made on the search thread.
+                    *thinker = Thinker::lazy(self.hash_mb);
                 }
                 // Cleared on the search thread: the frame does not wait for a fill of the whole table.
                 thinker.clear_before_next_search();
@@ -455,7 +449,12 @@ fn drive_engine(
         // A new line so far (written only when it changes, for change detection).
         Some(best) if thinking.best.as_ref() != Some(&best) => thinking.best = Some(best),
         Some(_) => {}
-        None if !thinker.is_thinking() => fail(&mut engine, "the search ended without a move".into()),
+        None if !thinker.is_thinking() => {
+            let reason = thinker.failure().map_or_else(|| "the search ended without a move".into(), |e| e.to_string());
+            thinking.color = None;
+            thinking.best = None;
+            fail(&mut engine, reason);
+        }
         None => {}
     }
 }

@@ -270,10 +270,19 @@ fn an_engine_without_its_table_says_so_once_and_changes_nothing() {
     app.add_plugins((MinimalPlugins, plugin));
     let mut errors = app.world().resource::<Messages<EngineError>>().get_cursor();
     let mut seen = Vec::new();
+    // The table is allocated on the search thread, so its failure shows some frames later: frames until
+    // an error comes (or 10 s), then 20 more, in which no second error may come.
     let mut frames = |app: &mut App, seen: &mut Vec<EngineError>| {
-        for _ in 0..5 {
+        let before = seen.len();
+        let started = std::time::Instant::now();
+        let mut after = 0;
+        while after < 20 {
             app.update();
             seen.extend(errors.read(app.world().resource::<Messages<EngineError>>()).cloned());
+            if seen.len() > before || started.elapsed() > Duration::from_secs(10) {
+                after += 1;
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
     };
     frames(&mut app, &mut seen);

@@ -225,7 +225,9 @@ int32_t tess_status_text(const tess_game *g,
 // gives. The search keeps its own copy of the position: `g` may change or be freed meanwhile.
 //
 // Returns NULL with the reason in `err` when `g` is NULL, the game is over (`tess_status` is not
-// [`TESS_ONGOING`]), or no thread or memory can be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
+// [`TESS_ONGOING`]), or no thread can be started. The table is allocated on the search thread: without
+// the memory for it the search ends at once, and `tess_search_poll` says [`TESS_E_RESOURCE`]. Free the
+// search with `tess_search_free`. Thread safety: reads `g`.
 //
 // # Safety
 // `g` is NULL or a live game; `err` is NULL or valid for `errlen` bytes.
@@ -241,8 +243,9 @@ tess_search *tess_search_start(const tess_game *g,
 //
 // The line goes into `buf` as move texts separated by spaces, the best move first, cut to the whole
 // moves that fit; [`TESS_E_BUFFER`] when not even the best move fits ([`TESS_MOVE_TEXT_MAX`] bytes
-// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL, [`TESS_E_PANIC`] when the
-// search failed (a bug). Thread safety: one thread at a time on `s`.
+// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL; when the search failed,
+// [`TESS_E_RESOURCE`] (no memory for its table) or [`TESS_E_PANIC`] (a bug). Thread safety: one thread
+// at a time on `s`.
 //
 // # Safety
 // `s` is NULL or a live search; `info` is NULL or valid for writing; `buf` is NULL or valid for `buflen`

@@ -35,7 +35,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use tesseract_board::{Position, TextMove, start};
-use tesseract_search::{Game, Limits, Options, Score, Termination, Thinker};
+use tesseract_search::{Game, Limits, Options, Score, Termination, ThinkError, Thinker};
 
 /// Success.
 pub const TESS_OK: i32 = 0;
@@ -395,13 +395,13 @@ pub unsafe extern "C" fn tess_best_move(g: *const tess_game, nodes: u64, buf: *m
         if g.game.status().is_some() {
             return TESS_E_GAME_OVER;
         }
-        let Ok(mut thinker) = Thinker::new(HASH_MB) else { return TESS_E_RESOURCE };
+        let mut thinker = Thinker::lazy(HASH_MB);
         let limits = Limits { nodes: Some(nodes.max(1)), ..Limits::default() };
         let pos = g.game.position();
         if thinker.start_with(pos, g.game.history(), limits, Options::default()).is_err() {
             return TESS_E_RESOURCE;
         }
-        let Some(best) = thinker.wait().map(|b| b.best_move) else { return TESS_E_PANIC };
+        let Some(best) = thinker.wait().map(|b| b.best_move) else { return failure_code(&thinker) };
         // SAFETY: the caller's contract.
         match unsafe { write_text(&TextMove::from_move(best, pos).to_string(), buf, buflen) } {
             Ok(()) => TESS_OK,
@@ -454,7 +454,9 @@ pub unsafe extern "C" fn tess_status_text(g: *const tess_game, buf: *mut c_char,
 /// gives. The search keeps its own copy of the position: `g` may change or be freed meanwhile.
 ///
 /// Returns NULL with the reason in `err` when `g` is NULL, the game is over (`tess_status` is not
-/// [`TESS_ONGOING`]), or no thread or memory can be had. Free the search with `tess_search_free`. Thread safety: reads `g`.
+/// [`TESS_ONGOING`]), or no thread can be started. The table is allocated on the search thread: without
+/// the memory for it the search ends at once, and `tess_search_poll` says [`TESS_E_RESOURCE`]. Free the
+/// search with `tess_search_free`. Thread safety: reads `g`.
 ///
 /// # Safety
 /// `g` is NULL or a live game; `err` is NULL or valid for `errlen` bytes.
@@ -472,7 +474,8 @@ pub unsafe extern "C" fn tess_search_start(
         if let Some(end) = g.game.status() {
             return Err(format!("the game is over: {end}"));
         }
-        let mut thinker = Thinker::new(HASH_MB).map_err(|e| e.to_string())?;
+        // The table is allocated on the search thread: this call returns at once.
+        let mut thinker = Thinker::lazy(HASH_MB);
         let limits = Limits {
             nodes: (nodes > 0).then_some(nodes),
             time: (max_ms > 0).then(|| Duration::from_millis(max_ms.into())),
@@ -498,8 +501,9 @@ pub unsafe extern "C" fn tess_search_start(
 ///
 /// The line goes into `buf` as move texts separated by spaces, the best move first, cut to the whole
 /// moves that fit; [`TESS_E_BUFFER`] when not even the best move fits ([`TESS_MOVE_TEXT_MAX`] bytes
-/// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL, [`TESS_E_PANIC`] when the
-/// search failed (a bug). Thread safety: one thread at a time on `s`.
+/// always do). `info` and `buf` may be NULL. [`TESS_E_NULL`] when `s` is NULL; when the search failed,
+/// [`TESS_E_RESOURCE`] (no memory for its table) or [`TESS_E_PANIC`] (a bug). Thread safety: one thread
+/// at a time on `s`.
 ///
 /// # Safety
 /// `s` is NULL or a live search; `info` is NULL or valid for writing; `buf` is NULL or valid for `buflen`
@@ -542,6 +546,14 @@ pub unsafe extern "C" fn tess_search_stop(
     })
 }
 
+/// The code of a search that ended without a move: no memory for its table, or a panic.
+fn failure_code(thinker: &Thinker) -> i32 {
+    match thinker.failure() {
+        Some(ThinkError::Table(_)) => TESS_E_RESOURCE,
+        _ => TESS_E_PANIC,
+    }
+}
+
 /// Writes what a poll or a stop found.
 ///
 /// # Safety
@@ -574,7 +586,7 @@ unsafe fn report(
         Some(b) if b.is_final() => TESS_OK,
         Some(_) => TESS_THINKING,
         // Started only on a position with moves: an ended search without a move has failed.
-        None if !s.thinker.is_thinking() => return TESS_E_PANIC,
+        None if !s.thinker.is_thinking() => return failure_code(&s.thinker),
         None => TESS_THINKING,
     };
     if buf.is_null() {

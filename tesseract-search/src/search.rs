@@ -292,9 +292,15 @@ impl Searcher {
     /// # Errors
     /// [`TableAllocError`] when the table cannot be allocated.
     pub fn try_new(hash_mb: usize) -> Result<Searcher, TableAllocError> {
+        Searcher::try_new_with_stop(hash_mb, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// [`Searcher::try_new`] with a stop flag the caller already holds (a handle that raises it before
+    /// the searcher exists).
+    pub(crate) fn try_new_with_stop(hash_mb: usize, stop: Arc<AtomicBool>) -> Result<Searcher, TableAllocError> {
         Ok(Searcher {
             tt: TranspositionTable::try_new(hash_mb)?,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop,
             history: Vec::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),

@@ -96,7 +96,7 @@ impl BestMove {
     }
 }
 
-/// Why a search could not start.
+/// Why a search could not start, or failed ([`Thinker::failure`]).
 #[derive(Debug, thiserror::Error)]
 pub enum ThinkError {
     /// The position has no legal move (the game is over): there is nothing to think about.
@@ -105,9 +105,12 @@ pub enum ThinkError {
     /// The search thread could not be started (no threads on this target, or none left).
     #[error("cannot start the search thread: {0}")]
     Thread(#[from] std::io::Error),
-    /// The previous search failed and a new searcher's table could not be allocated.
+    /// The searcher's table could not be allocated.
     #[error(transparent)]
     Table(#[from] TableAllocError),
+    /// The search thread panicked (a bug).
+    #[error("the search failed (a bug in the engine)")]
+    Panicked,
 }
 
 /// Hooks a front end runs on the search thread: `tesseract-uci` prints its `info` lines in
@@ -138,7 +141,7 @@ enum Job {
 }
 
 struct Running {
-    thread: JoinHandle<(Searcher, Option<BestMove>)>,
+    thread: JoinHandle<Result<(Searcher, Option<BestMove>), TableAllocError>>,
     stop: Arc<AtomicBool>,
     progress: Arc<Mutex<Option<BestMove>>>,
 }
@@ -155,6 +158,8 @@ pub struct Thinker {
     last: Option<BestMove>,
     /// Clear the searcher's tables on the search thread before the next search.
     clear_pending: bool,
+    /// Why the last search ended without a move, if it failed.
+    failure: Option<ThinkError>,
 }
 
 impl std::fmt::Debug for Thinker {
@@ -176,6 +181,13 @@ impl Thinker {
         Ok(Thinker::with_searcher(Searcher::try_new(hash_mb)?))
     }
 
+    /// A handle whose searcher (with a table of `hash_mb` megabytes) is made on the search thread at the
+    /// first start, so that the caller never waits for the table's memory. If that memory cannot be had,
+    /// the search ends without a move and [`Thinker::failure`] says why.
+    pub fn lazy(hash_mb: usize) -> Thinker {
+        Thinker { hash_mb, searcher: None, running: None, last: None, clear_pending: false, failure: None }
+    }
+
     /// A handle around a searcher the caller has set up (its table, its endgame tables).
     pub fn with_searcher(searcher: Searcher) -> Thinker {
         Thinker {
@@ -184,15 +196,26 @@ impl Thinker {
             running: None,
             last: None,
             clear_pending: false,
+            failure: None,
         }
     }
 
     /// The searcher, to set it up between searches (for example [`Searcher::set_tablebases`]): stops a
-    /// running search first.
-    pub fn searcher_mut(&mut self) -> &mut Searcher {
+    /// running search first, and makes the searcher here if it was not made yet.
+    ///
+    /// # Errors
+    /// [`TableAllocError`] when the table of a searcher not yet made cannot be allocated.
+    pub fn searcher_mut(&mut self) -> Result<&mut Searcher, TableAllocError> {
         self.stop();
-        let hash_mb = self.hash_mb;
-        self.searcher.get_or_insert_with(|| Searcher::new(hash_mb))
+        if self.searcher.is_none() {
+            self.searcher = Some(Searcher::try_new(self.hash_mb)?);
+        }
+        Ok(self.searcher.as_mut().expect("made above"))
+    }
+
+    /// The searcher while no search runs, if it has been made (see [`Thinker::lazy`]).
+    pub fn searcher(&self) -> Option<&Searcher> {
+        self.searcher.as_ref()
     }
 
     /// Clears the searcher's transposition table and move-ordering memory before the next search, on the
@@ -237,7 +260,7 @@ impl Thinker {
     /// then gives `None`.
     ///
     /// # Errors
-    /// [`ThinkError::Thread`] or [`ThinkError::Table`].
+    /// [`ThinkError::Thread`].
     pub fn start_observed(
         &mut self,
         position: &Position,
@@ -272,12 +295,12 @@ impl Thinker {
     fn spawn(&mut self, job: Job) -> Result<(), ThinkError> {
         self.stop();
         self.last = None;
-        let searcher = match self.searcher.take() {
-            Some(searcher) => searcher,
-            None => Searcher::try_new(self.hash_mb)?,
-        };
+        self.failure = None;
+        let searcher = self.searcher.take();
+        let hash_mb = self.hash_mb;
         let clear = std::mem::take(&mut self.clear_pending);
-        let stop = searcher.stop_flag();
+        // The searcher's stop flag, or the one the thread will give the searcher it makes.
+        let stop = searcher.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), Searcher::stop_flag);
         let progress = Arc::new(Mutex::new(None));
         let shared = Arc::clone(&progress);
         let record = move |info: &Info<'_>| {
@@ -287,33 +310,34 @@ impl Thinker {
         };
         let raise = Arc::clone(&stop);
         // The searcher goes to the thread through this slot, so that it comes back if the spawn fails.
-        let slot = Arc::new(Mutex::new(None::<Searcher>));
-        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(searcher);
+        let slot = Arc::new(Mutex::new(searcher));
         let taken = Arc::clone(&slot);
-        let thread = std::thread::Builder::new().name("tesseract-thinker".into()).stack_size(STACK_BYTES).spawn(move || {
-            let mut searcher = taken
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take()
-                .expect("the searcher is handed to the thread once");
-            if clear {
-                searcher.clear();
-            }
-            let result = match job {
-                Job::Search { position, history, limits, options, mut observer } => {
-                    let result = searcher.search(&position, &history, &limits, &options, |info| {
-                        record(info);
-                        if observer.iteration(info).is_break() {
-                            raise.store(true, Ordering::Relaxed);
-                        }
-                    });
-                    observer.finished(&result);
-                    result
+        let thread =
+            std::thread::Builder::new().name("tesseract-thinker".into()).stack_size(STACK_BYTES).spawn(move || {
+                let handed = taken.lock().unwrap_or_else(PoisonError::into_inner).take();
+                let mut searcher = match handed {
+                    Some(searcher) => searcher,
+                    None => Searcher::try_new_with_stop(hash_mb, Arc::clone(&raise))?,
+                };
+                if clear {
+                    searcher.clear();
                 }
-                Job::Tier { game, tier } => game.think(&mut searcher, tier, record),
-            };
-            (searcher, BestMove::from_result(result))
-        });
+                let result = match job {
+                    Job::Search { position, history, limits, options, mut observer } => {
+                        let result = searcher.search(&position, &history, &limits, &options, |info| {
+                            record(info);
+                            if observer.iteration(info).is_break() {
+                                raise.store(true, Ordering::Relaxed);
+                            }
+                        });
+                        observer.finished(&result);
+                        result
+                    }
+                    Job::Tier { game, tier } => game.think(&mut searcher, tier, record),
+                };
+                let best = BestMove::from_result(result);
+                Ok((searcher, best))
+            });
         match thread {
             Ok(thread) => {
                 self.running = Some(Running { thread, stop, progress });
@@ -369,10 +393,16 @@ impl Thinker {
         self.searcher.take()
     }
 
-    /// Whether no searcher is at hand because the last search failed (a bug: its thread panicked).
-    /// The next start makes a new one.
+    /// Whether the last search ended without a move because it failed: [`Thinker::failure`] says why.
+    /// The next start makes a new searcher.
     pub fn failed(&self) -> bool {
-        self.running.is_none() && self.searcher.is_none()
+        self.failure.is_some()
+    }
+
+    /// Why the last search failed: its table could not be allocated ([`ThinkError::Table`]), or its
+    /// thread panicked ([`ThinkError::Panicked`]).
+    pub fn failure(&self) -> Option<&ThinkError> {
+        self.failure.as_ref()
     }
 
     /// Waits for the running search to end by its own limits (no stop) and returns its final move.
@@ -383,14 +413,19 @@ impl Thinker {
     fn join(&mut self) -> Option<BestMove> {
         let running = self.running.take()?;
         match running.thread.join() {
-            Ok((searcher, best)) => {
+            Ok(Ok((searcher, best))) => {
                 self.searcher = Some(searcher);
                 self.last = best;
+            }
+            Ok(Err(e)) => {
+                self.last = None;
+                self.failure = Some(ThinkError::Table(e));
             }
             Err(_) => {
                 // The search panicked (a bug): a fresh searcher next time, and no move from this one.
                 self.searcher = None;
                 self.last = None;
+                self.failure = Some(ThinkError::Panicked);
             }
         }
         self.last.clone()
@@ -481,6 +516,21 @@ mod tests {
         assert_eq!((Some(best.best_move), best.depth, best.stop), (result.best_move, 3, Some(StopReason::Stopped)));
         let searcher = thinker.into_searcher().expect("the searcher comes back");
         assert_eq!(searcher.hash_mb(), 4);
+    }
+
+    #[test]
+    fn a_lazy_handle_makes_its_searcher_on_the_search_thread_and_says_when_it_cannot() {
+        let mut thinker = Thinker::lazy(2);
+        assert!(thinker.searcher().is_none());
+        thinker.start(&start::chess(), node_limits(2_000)).unwrap();
+        assert!(thinker.wait().is_some());
+        assert_eq!(thinker.searcher().map(Searcher::hash_mb), Some(2));
+        assert!(!thinker.failed());
+        let mut hopeless = Thinker::lazy(usize::MAX);
+        hopeless.start(&start::chess(), node_limits(2_000)).unwrap();
+        assert_eq!(hopeless.wait(), None);
+        assert!(matches!(hopeless.failure(), Some(ThinkError::Table(_))), "{:?}", hopeless.failure());
+        assert!(hopeless.into_searcher().is_none());
     }
 
     #[test]
