@@ -103,6 +103,16 @@ tess_game *tess_game_new(const char *start,
                          char *err,
                          size_t errlen);
 
+// `tess_game_new` with `start` given as `len` bytes of UTF-8 (no NUL needed; NULL only with `len` 0).
+// Thread safety: any thread.
+//
+// # Safety
+// `start` is valid for `len` bytes; `err` is NULL or valid for `errlen` bytes.
+tess_game *tess_game_new_n(const char *start,
+                           size_t len,
+                           char *err,
+                           size_t errlen);
+
 // A copy of `g` (its start, moves and position), to free with `tess_game_free`; NULL when `g` is NULL.
 // Thread safety: reads `g`.
 //
@@ -162,6 +172,14 @@ int32_t tess_play(tess_game *g,
                   const char *move,
                   char *err,
                   size_t errlen);
+
+// `tess_play` with `move` given as `len` bytes of UTF-8 (no NUL needed; NULL only with `len` 0).
+// Thread safety: changes `g`.
+//
+// # Safety
+// `g` is NULL or a live game; `move` is valid for `len` bytes; `err` is NULL or valid for `errlen`
+// bytes.
+int32_t tess_play_n(tess_game *g, const char *move, size_t len, char *err, size_t errlen);
 
 // Takes back the last move. Returns [`TESS_OK`], or [`TESS_E_MOVE`] when no move was played, or
 // [`TESS_E_NULL`]. Thread safety: changes `g`.

@@ -151,17 +151,32 @@ unsafe fn write_error(message: &str, err: *mut c_char, len: usize) {
     let _ = unsafe { write_text(&message[..end], err, len) };
 }
 
-/// Reads a NUL-terminated UTF-8 string.
+/// A string from the caller: NUL-terminated, or with its length in bytes (the `_n` functions).
+#[derive(Copy, Clone)]
+enum Text {
+    Terminated(*const c_char),
+    Sized(*const c_char, usize),
+}
+
+/// Reads a caller's UTF-8 string.
 ///
 /// # Safety
-/// `text` is NULL or a NUL-terminated string.
-unsafe fn read_text<'a>(text: *const c_char) -> Result<&'a str, (i32, String)> {
-    if text.is_null() {
-        return Err((TESS_E_NULL, "the text is NULL".to_owned()));
-    }
-    // SAFETY: the caller's contract.
-    let bytes = unsafe { CStr::from_ptr(text) };
-    bytes.to_str().map_err(|e| (TESS_E_UTF8, format!("the text is not UTF-8 at byte {}", e.valid_up_to())))
+/// A `Terminated` pointer is NULL or a NUL-terminated string; a `Sized` one is NULL (with any length: an
+/// error unless 0) or valid for its length in bytes.
+unsafe fn read_text<'a>(text: Text) -> Result<&'a str, (i32, String)> {
+    let bytes = match text {
+        Text::Terminated(p) if !p.is_null() => {
+            // SAFETY: the caller's contract.
+            unsafe { CStr::from_ptr(p) }.to_bytes()
+        }
+        Text::Sized(p, len) if !p.is_null() => {
+            // SAFETY: the caller's contract.
+            unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }
+        }
+        Text::Sized(_, 0) => &[],
+        _ => return Err((TESS_E_NULL, "the text is NULL".to_owned())),
+    };
+    std::str::from_utf8(bytes).map_err(|e| (TESS_E_UTF8, format!("the text is not UTF-8 at byte {}", e.valid_up_to())))
 }
 
 /// A start position by name or text: `standard`, `light`, `dense`, `raumschach`, `classic`,
@@ -194,6 +209,31 @@ pub extern "C" fn tess_version() -> *const c_char {
 /// `start` is NULL or a NUL-terminated string; `err` is NULL or valid for `errlen` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tess_game_new(start: *const c_char, err: *mut c_char, errlen: usize) -> *mut tess_game {
+    // SAFETY: the caller's contract.
+    unsafe { game_new(Text::Terminated(start), err, errlen) }
+}
+
+/// `tess_game_new` with `start` given as `len` bytes of UTF-8 (no NUL needed; NULL only with `len` 0).
+/// Thread safety: any thread.
+///
+/// # Safety
+/// `start` is valid for `len` bytes; `err` is NULL or valid for `errlen` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tess_game_new_n(
+    start: *const c_char,
+    len: usize,
+    err: *mut c_char,
+    errlen: usize,
+) -> *mut tess_game {
+    // SAFETY: the caller's contract.
+    unsafe { game_new(Text::Sized(start, len), err, errlen) }
+}
+
+/// `tess_game_new` and `tess_game_new_n`.
+///
+/// # Safety
+/// As theirs.
+unsafe fn game_new(start: Text, err: *mut c_char, errlen: usize) -> *mut tess_game {
     let made = guard(Err("the library panicked (a bug)".to_owned()), || {
         // SAFETY: the caller's contract.
         let text = unsafe { read_text(start) }.map_err(|(_, m)| format!("start: {m}"))?;
@@ -315,6 +355,33 @@ pub unsafe extern "C" fn tess_fen(g: *const tess_game, buf: *mut c_char, buflen:
 /// `errlen` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tess_play(g: *mut tess_game, r#move: *const c_char, err: *mut c_char, errlen: usize) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { play(g, Text::Terminated(r#move), err, errlen) }
+}
+
+/// `tess_play` with `move` given as `len` bytes of UTF-8 (no NUL needed; NULL only with `len` 0).
+/// Thread safety: changes `g`.
+///
+/// # Safety
+/// `g` is NULL or a live game; `move` is valid for `len` bytes; `err` is NULL or valid for `errlen`
+/// bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tess_play_n(
+    g: *mut tess_game,
+    r#move: *const c_char,
+    len: usize,
+    err: *mut c_char,
+    errlen: usize,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { play(g, Text::Sized(r#move, len), err, errlen) }
+}
+
+/// `tess_play` and `tess_play_n`.
+///
+/// # Safety
+/// As theirs.
+unsafe fn play(g: *mut tess_game, r#move: Text, err: *mut c_char, errlen: usize) -> i32 {
     let played = guard(Err((TESS_E_PANIC, "the library panicked (a bug)".to_owned())), || {
         // SAFETY: the caller's contract.
         let g = unsafe { g.as_mut() }.ok_or((TESS_E_NULL, "the game is NULL".to_owned()))?;

@@ -250,6 +250,26 @@ fn a_search_polls_without_blocking_cuts_its_line_to_whole_moves_and_stops() {
 }
 
 #[test]
+fn strings_with_a_length_need_no_nul() {
+    let mut err = [0 as c_char; 128];
+    // SAFETY: the pointers are valid for the lengths given; each game is freed once.
+    unsafe {
+        let start = b"classicGARBAGE";
+        let g = tess_game_new_n(start.as_ptr().cast(), 7, err.as_mut_ptr(), err.len());
+        assert!(!g.is_null(), "{}", text(&err));
+        assert_eq!(tess_play_n(g, b"e2e4e7e5".as_ptr().cast(), 4, err.as_mut_ptr(), err.len()), TESS_OK);
+        assert_eq!(tess_play_n(g, b"e7\xffe5".as_ptr().cast(), 5, err.as_mut_ptr(), err.len()), TESS_E_UTF8);
+        assert_eq!(text(&err), "move: the text is not UTF-8 at byte 2");
+        assert_eq!(tess_play_n(g, null(), 0, err.as_mut_ptr(), err.len()), TESS_E_MOVE, "the empty move");
+        assert_eq!(tess_play_n(g, null(), 4, err.as_mut_ptr(), err.len()), TESS_E_NULL);
+        assert_eq!(tess_ply(g), 1);
+        tess_game_free(g);
+        assert!(tess_game_new_n(b"classic".as_ptr().cast(), 6, err.as_mut_ptr(), err.len()).is_null());
+        assert!(text(&err).contains("\"classi\""), "{}", text(&err));
+    }
+}
+
+#[test]
 fn the_version_is_the_crates() {
     // SAFETY: a static NUL-terminated string.
     let version = unsafe { CStr::from_ptr(tess_version()) };
