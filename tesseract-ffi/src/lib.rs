@@ -179,6 +179,21 @@ unsafe fn read_text<'a>(text: Text) -> Result<&'a str, (i32, String)> {
     std::str::from_utf8(bytes).map_err(|e| (TESS_E_UTF8, format!("the text is not UTF-8 at byte {}", e.valid_up_to())))
 }
 
+/// Makes an object to hand to the caller, or NULL with the reason (or a panic's) in `err`.
+///
+/// # Safety
+/// `err` is NULL or valid for `errlen` bytes; `f` keeps the contracts of the pointers it reads.
+unsafe fn make<T>(err: *mut c_char, errlen: usize, f: impl FnOnce() -> Result<T, String>) -> *mut T {
+    match guard(Err("the library panicked (a bug)".to_owned()), f) {
+        Ok(object) => Box::into_raw(Box::new(object)),
+        Err(message) => {
+            // SAFETY: the caller's contract.
+            unsafe { write_error(&message, err, errlen) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// A start position by name or text: `standard`, `light`, `dense`, `raumschach`, `classic`,
 /// `chess960:N`, or a FEN (2D) or TFEN (4D).
 fn parse_start(text: &str) -> Result<Position, String> {
@@ -234,20 +249,14 @@ pub unsafe extern "C" fn tess_game_new_n(
 /// # Safety
 /// As theirs.
 unsafe fn game_new(start: Text, err: *mut c_char, errlen: usize) -> *mut tess_game {
-    let made = guard(Err("the library panicked (a bug)".to_owned()), || {
+    let new = || {
         // SAFETY: the caller's contract.
         let text = unsafe { read_text(start) }.map_err(|(_, m)| format!("start: {m}"))?;
         let pos = parse_start(text)?;
-        Ok(Box::into_raw(Box::new(tess_game { game: Game::new(pos, 0) })))
-    });
-    match made {
-        Ok(game) => game,
-        Err(message) => {
-            // SAFETY: the caller's contract.
-            unsafe { write_error(&message, err, errlen) };
-            std::ptr::null_mut()
-        }
-    }
+        Ok(tess_game { game: Game::new(pos, 0) })
+    };
+    // SAFETY: the caller's contract.
+    unsafe { make(err, errlen, new) }
 }
 
 /// A copy of `g` (its start, moves and position), to free with `tess_game_free`; NULL when `g` is NULL.
@@ -535,7 +544,7 @@ pub unsafe extern "C" fn tess_search_start(
     err: *mut c_char,
     errlen: usize,
 ) -> *mut tess_search {
-    let started = guard(Err("the library panicked (a bug)".to_owned()), || {
+    let start = || {
         // SAFETY: the caller's contract.
         let g = unsafe { g.as_ref() }.ok_or("the game is NULL")?;
         if let Some(end) = g.game.status() {
@@ -550,16 +559,10 @@ pub unsafe extern "C" fn tess_search_start(
         };
         let root = g.game.position().clone();
         thinker.start_with(&root, g.game.history(), limits, Options::default()).map_err(|e| e.to_string())?;
-        Ok(Box::into_raw(Box::new(tess_search { thinker, root })))
-    });
-    match started {
-        Ok(search) => search,
-        Err(message) => {
-            // SAFETY: the caller's contract.
-            unsafe { write_error(&message, err, errlen) };
-            std::ptr::null_mut()
-        }
-    }
+        Ok(tess_search { thinker, root })
+    };
+    // SAFETY: the caller's contract.
+    unsafe { make(err, errlen, start) }
 }
 
 /// Looks at a search without blocking. Returns [`TESS_THINKING`] while it thinks, with the best line
