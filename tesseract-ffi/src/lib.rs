@@ -585,13 +585,8 @@ pub unsafe extern "C" fn tess_search_poll(
     buf: *mut c_char,
     buflen: usize,
 ) -> i32 {
-    guard(TESS_E_PANIC, || {
-        // SAFETY: the caller's contract.
-        let Some(s) = (unsafe { s.as_mut() }) else { return TESS_E_NULL };
-        let best = s.thinker.poll();
-        // SAFETY: the caller's contract.
-        unsafe { report(s, best, info, buf, buflen) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe { look(s, info, buf, buflen, Thinker::poll) }
 }
 
 /// Stops a search (if it still runs), waits for its thread, and gives its final move as
@@ -607,10 +602,25 @@ pub unsafe extern "C" fn tess_search_stop(
     buf: *mut c_char,
     buflen: usize,
 ) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { look(s, info, buf, buflen, Thinker::stop) }
+}
+
+/// `tess_search_poll` and `tess_search_stop`: what `how` gives, reported.
+///
+/// # Safety
+/// As theirs.
+unsafe fn look(
+    s: *mut tess_search,
+    info: *mut tess_search_info,
+    buf: *mut c_char,
+    buflen: usize,
+    how: fn(&mut Thinker) -> Option<tesseract_search::BestMove>,
+) -> i32 {
     guard(TESS_E_PANIC, || {
         // SAFETY: the caller's contract.
         let Some(s) = (unsafe { s.as_mut() }) else { return TESS_E_NULL };
-        let best = s.thinker.stop();
+        let best = how(&mut s.thinker);
         // SAFETY: the caller's contract.
         unsafe { report(s, best, info, buf, buflen) }
     })
