@@ -42,7 +42,7 @@
 //! ([`Thinking`] shows its best line so far), and plays its move on the frame after it is done. A frame
 //! never waits for the engine's thinking: the table is cleared before a [`Side::EngineNodes`] move on the
 //! search thread ([`Thinker::clear_before_next_search`]), and stopping an unwanted search waits only for
-//! the thread to notice. A search for a position that is no
+//! the thread to notice (a few milliseconds, or the end of a table allocation or clear under way). A search for a position that is no
 //! longer on the board (a side changed, the game restarted, the game ended) is stopped, and dropping the
 //! app (or an [`AppExit`]) stops and joins the search thread.
 //!

@@ -22,7 +22,8 @@
 // The text is not a legal move in this position (the error text says why).
 #define TESS_E_MOVE -3
 
-// The game is over (no legal move): there is no move to find.
+// The game is over (`tess_status` is not `TESS_ONGOING`: mate, stalemate, or a draw by rule): no
+// move is played or searched.
 #define TESS_E_GAME_OVER -4
 
 // The caller's buffer is too small for the text (nothing useful was written).
@@ -34,6 +35,9 @@
 
 // The system refused a resource (memory for the engine's table, a thread).
 #define TESS_E_RESOURCE -7
+
+// A length is larger than any string can be (above `PTRDIFF_MAX`: a negative number passed as a length?).
+#define TESS_E_ARGUMENT -8
 
 // `tess_legal_moves`, `tess_fen`, `tess_status_text`: the game is NULL or the library panicked. Every
 // other negative result of these three is minus the buffer size needed (the other `TESS_E_` codes are
@@ -140,7 +144,8 @@ uint64_t tess_perft(const tess_game *g,
 // The legal moves of the current position as texts (RULES.md section 4: `e2e4`, `e7e8q` in 2D, `22132313` in
 // 4D), separated by single spaces and NUL-terminated, in `buf` (`buflen` bytes).
 //
-// Returns the number of moves (0 when the game is over: the buffer then holds ""), or minus the buffer
+// Returns the number of moves (0 after mate or stalemate: the buffer then holds ""; a game drawn by rule
+// still lists its moves, which `tess_play` refuses), or minus the buffer
 // size needed when `buf` is NULL or too small (the buffer then holds ""), or [`TESS_E_INVALID`] when `g`
 // is NULL. Thread safety: reads `g`.
 //

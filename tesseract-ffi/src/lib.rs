@@ -10,9 +10,9 @@
 //! # Contract
 //!
 //! - **No panic crosses the boundary.** Every entry point catches one and returns [`TESS_E_PANIC`] (or
-//!   NULL, 0 or [`TESS_E_INVALID`], as the function says); a panic would be a bug in the library.
-//! - **Strings.** Strings in are NUL-terminated UTF-8 (NULL or invalid UTF-8 is an error, not a
-//!   crash). Strings out go into a caller's buffer with its length in bytes: they are UTF-8 and always
+//!   NULL, [`TESS_PERFT_ERROR`] or [`TESS_E_INVALID`], as the function says); a panic would be a bug in the library.
+//! - **Strings.** Strings in are UTF-8, NUL-terminated or with their length (the `_n` functions); NULL,
+//!   an impossible length or invalid UTF-8 is an error, not a crash. Strings out go into a caller's buffer with its length in bytes: they are UTF-8 and always
 //!   NUL-terminated when the buffer has room for at least the NUL; a function says what it returns
 //!   when the text does not fit (the size needed, or [`TESS_E_BUFFER`]). Error texts (`err`, `errlen`)
 //!   are cut at a character boundary to fit; `err` may be NULL.
@@ -47,7 +47,8 @@ pub const TESS_E_NULL: i32 = -1;
 pub const TESS_E_UTF8: i32 = -2;
 /// The text is not a legal move in this position (the error text says why).
 pub const TESS_E_MOVE: i32 = -3;
-/// The game is over (no legal move): there is no move to find.
+/// The game is over (`tess_status` is not `TESS_ONGOING`: mate, stalemate, or a draw by rule): no
+/// move is played or searched.
 pub const TESS_E_GAME_OVER: i32 = -4;
 /// The caller's buffer is too small for the text (nothing useful was written).
 pub const TESS_E_BUFFER: i32 = -5;
@@ -56,6 +57,8 @@ pub const TESS_E_BUFFER: i32 = -5;
 pub const TESS_E_PANIC: i32 = -6;
 /// The system refused a resource (memory for the engine's table, a thread).
 pub const TESS_E_RESOURCE: i32 = -7;
+/// A length is larger than any string can be (above `PTRDIFF_MAX`: a negative number passed as a length?).
+pub const TESS_E_ARGUMENT: i32 = -8;
 /// `tess_legal_moves`, `tess_fen`, `tess_status_text`: the game is NULL or the library panicked. Every
 /// other negative result of these three is minus the buffer size needed (the other `TESS_E_` codes are
 /// not used by them).
@@ -168,6 +171,9 @@ unsafe fn read_text<'a>(text: Text) -> Result<&'a str, (i32, String)> {
         Text::Terminated(p) if !p.is_null() => {
             // SAFETY: the caller's contract.
             unsafe { CStr::from_ptr(p) }.to_bytes()
+        }
+        Text::Sized(_, len) if len > isize::MAX as usize => {
+            return Err((TESS_E_ARGUMENT, format!("the length {len} is larger than any string (a negative number?)")));
         }
         Text::Sized(p, len) if !p.is_null() => {
             // SAFETY: the caller's contract.
@@ -307,7 +313,8 @@ pub unsafe extern "C" fn tess_perft(g: *const tess_game, depth: u32) -> u64 {
 /// The legal moves of the current position as texts (RULES.md section 4: `e2e4`, `e7e8q` in 2D, `22132313` in
 /// 4D), separated by single spaces and NUL-terminated, in `buf` (`buflen` bytes).
 ///
-/// Returns the number of moves (0 when the game is over: the buffer then holds ""), or minus the buffer
+/// Returns the number of moves (0 after mate or stalemate: the buffer then holds ""; a game drawn by rule
+/// still lists its moves, which `tess_play` refuses), or minus the buffer
 /// size needed when `buf` is NULL or too small (the buffer then holds ""), or [`TESS_E_INVALID`] when `g`
 /// is NULL. Thread safety: reads `g`.
 ///
@@ -666,7 +673,11 @@ unsafe fn report(
         Some(b) if b.is_final() => TESS_OK,
         Some(_) => TESS_THINKING,
         // Started only on a position with moves: an ended search without a move has failed.
-        None if !s.thinker.is_thinking() => return failure_code(&s.thinker),
+        None if !s.thinker.is_thinking() => {
+            // SAFETY: the caller's contract; no line from an earlier poll stays in the buffer.
+            let _ = unsafe { write_text("", buf, buflen) };
+            return failure_code(&s.thinker);
+        }
         None => TESS_THINKING,
     };
     if buf.is_null() {

@@ -262,6 +262,7 @@ fn strings_with_a_length_need_no_nul() {
         assert_eq!(text(&err), "move: the text is not UTF-8 at byte 2");
         assert_eq!(tess_play_n(g, null(), 0, err.as_mut_ptr(), err.len()), TESS_E_MOVE, "the empty move");
         assert_eq!(tess_play_n(g, null(), 4, err.as_mut_ptr(), err.len()), TESS_E_NULL);
+        assert_eq!(tess_play_n(g, c"e7e5".as_ptr(), usize::MAX, err.as_mut_ptr(), err.len()), TESS_E_ARGUMENT);
         assert_eq!(tess_ply(g), 1);
         tess_game_free(g);
         assert!(tess_game_new_n(b"classic".as_ptr().cast(), 6, err.as_mut_ptr(), err.len()).is_null());

@@ -22,6 +22,8 @@
 //!     match thinker.poll() {
 //!         Some(best) if best.is_final() => break best,
 //!         Some(thinking) => println!("depth {} so far: {:?}", thinking.depth, thinking.best_move),
+//!         // Ended without a move: the search failed (no memory for its table, or a bug).
+//!         None if !thinker.is_thinking() => return Err(format!("{:?}", thinker.failure()).into()),
 //!         None => {}
 //!     }
 //!     std::thread::sleep(std::time::Duration::from_millis(1));
@@ -117,15 +119,21 @@ pub enum ThinkError {
 /// [`Observer::iteration`] and its `bestmove` in [`Observer::finished`], so that it shares this handle
 /// with games. `()` observes nothing.
 pub trait Observer: Send + 'static {
-    /// After each finished iteration, on the search thread; [`ControlFlow::Break`] stops the search
-    /// there (as [`Thinker::stop`] would, without waiting).
+    /// After each finished iteration, on the search thread; [`ControlFlow::Break`] raises the search's
+    /// stop flag (as [`Thinker::stop`] does, without waiting). The search looks at its flag every 1,024
+    /// nodes, so in a small tree a further iteration may still finish, and be heard, before it stops.
     fn iteration(&mut self, info: &Info<'_>) -> ControlFlow<()> {
         let _ = info;
         ControlFlow::Continue(())
     }
 
     /// Once the search has ended, on its thread, before [`Thinker::poll`] can see the result (it may
-    /// wait there, for example for a `stop` that a protocol requires before the answer).
+    /// wait there, for example for a `stop` that a protocol requires before the answer). Not called when
+    /// the search failed (its table could not be had, or it panicked): the observer is dropped instead.
+    ///
+    /// **A `finished` that waits must be released by the caller's own means** before [`Thinker::stop`],
+    /// a new start, or a drop of the handle: they wait for the thread to end and cannot reach the
+    /// observer. (`tesseract-uci` marks its `stop` in the state its observer waits on, then stops.)
     fn finished(&mut self, result: &SearchResult) {
         let _ = result;
     }
@@ -168,6 +176,7 @@ impl std::fmt::Debug for Thinker {
             .field("hash_mb", &self.hash_mb)
             .field("thinking", &self.is_thinking())
             .field("last", &self.last)
+            .field("failure", &self.failure)
             .finish()
     }
 }
@@ -249,6 +258,7 @@ impl Thinker {
         if tesseract_movegen::count(position) == 0 {
             self.stop();
             self.last = None;
+            self.failure = None;
             return Err(ThinkError::NoLegalMove);
         }
         self.start_observed(position, history, limits, options, ())
@@ -287,6 +297,7 @@ impl Thinker {
         if tesseract_movegen::count(game.position()) == 0 {
             self.stop();
             self.last = None;
+            self.failure = None;
             return Err(ThinkError::NoLegalMove);
         }
         self.spawn(Job::Tier { game: game.clone(), tier })
@@ -297,7 +308,11 @@ impl Thinker {
         self.last = None;
         self.failure = None;
         let searcher = self.searcher.take();
-        let hash_mb = self.hash_mb;
+        // A lazy searcher is made at the size its search will use: a tier's own table size.
+        let hash_mb = match &job {
+            Job::Tier { game, tier } => tier.settings_on(game.position().shape()).hash_mb,
+            Job::Search { .. } => self.hash_mb,
+        };
         let clear = std::mem::take(&mut self.clear_pending);
         // The searcher's stop flag, or the one the thread will give the searcher it makes.
         let stop = searcher.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), Searcher::stop_flag);
@@ -359,7 +374,10 @@ impl Thinker {
 
     /// Never blocks. While the engine thinks: its best line after the last finished iteration (`None`
     /// before the first), not final. Once the search has ended: its final move
-    /// ([`BestMove::is_final`]), from then on until the next start. `None` when nothing was started.
+    /// ([`BestMove::is_final`]), from then on until the next start. `None` when nothing was started,
+    /// and `None` once a search has ended without a move: it failed ([`Thinker::failure`]), or an
+    /// observed search had no legal move to play. `None` with [`Thinker::is_thinking`] false after a
+    /// start is therefore the end of that search.
     pub fn poll(&mut self) -> Option<BestMove> {
         let finished = self.running.as_ref().map(|r| r.thread.is_finished());
         match finished {
@@ -374,6 +392,9 @@ impl Thinker {
     /// Stops the running search, waits for its thread and returns its final move (the best of the
     /// iterations it finished; at least the first legal move it ordered). Without a running search: the
     /// last final move, if any.
+    ///
+    /// The wait is short: until the search looks at its stop flag (every 1,024 nodes: a few
+    /// milliseconds), or until an allocation or a clear of its table that is under way has ended.
     pub fn stop(&mut self) -> Option<BestMove> {
         if let Some(running) = &self.running {
             // The search lowers its flag when it begins: keep raising it until the thread has ended.
@@ -387,7 +408,8 @@ impl Thinker {
     }
 
     /// Gives the searcher back (after stopping a running search), for a caller that keeps it between
-    /// searches; `None` when the last search failed (a panic on its thread) and took it down.
+    /// searches; `None` when there is none: the last search failed ([`Thinker::failure`]), or a
+    /// [`Thinker::lazy`] handle has not made one yet.
     pub fn into_searcher(mut self) -> Option<Searcher> {
         self.stop();
         self.searcher.take()

@@ -211,6 +211,8 @@ struct State {
     hard: Option<Instant>,
     /// `bestmove` is printed or about to be: the search thread is ending.
     finished: bool,
+    /// `bestmove` has been printed (or is about to be) for this search: never a second one.
+    bestmove_sent: bool,
 }
 
 impl Control {
@@ -241,13 +243,22 @@ impl State {
     }
 }
 
-/// Marks the search finished when the search thread ends, however it ends, so that the watchdog ends too.
-struct FinishGuard(Arc<Control>);
+/// Marks the search finished when the search thread ends, however it ends, so that the watchdog ends too;
+/// a search thread that panics answers `bestmove 0000` at once, so that a GUI waiting on a clock is not
+/// left without a move.
+struct FinishGuard(Arc<Control>, Output);
 
 impl Drop for FinishGuard {
     fn drop(&mut self) {
-        self.0.lock().finished = true;
+        let mut st = self.0.lock();
+        st.finished = true;
+        let answer = std::thread::panicking() && !std::mem::replace(&mut st.bestmove_sent, true);
         self.0.changed.notify_all();
+        drop(st);
+        if answer {
+            self.1.error("the search failed");
+            self.1.line("bestmove 0000");
+        }
     }
 }
 
@@ -524,9 +535,12 @@ impl Engine {
         match r.thinker.into_searcher() {
             Some(s) => self.searcher = Some(s),
             None => {
-                // The search thread failed; the guard has ended the watchdog. A new searcher next time.
-                self.out.error("the search failed");
-                self.out.line("bestmove 0000");
+                // The search thread failed; its guard has ended the watchdog and answered (a thread that
+                // could not even start its job has not). A new searcher next time.
+                if !std::mem::replace(&mut r.control.lock().bestmove_sent, true) {
+                    self.out.error("the search failed");
+                    self.out.line("bestmove 0000");
+                }
             }
         }
     }
@@ -657,6 +671,7 @@ impl Engine {
                 soft: None,
                 hard: None,
                 finished: false,
+                bestmove_sent: false,
             }),
             changed: Condvar::new(),
             stop: searcher.stop_flag(),
@@ -668,7 +683,7 @@ impl Engine {
             pos: self.game.position().clone(),
             mate: go.mate,
             out: self.out.clone(),
-            guard: FinishGuard(Arc::clone(&control)),
+            guard: FinishGuard(Arc::clone(&control), self.out.clone()),
         };
         let mut thinker = Thinker::with_searcher(searcher);
         if let Err(e) = thinker.start_observed(self.game.position(), self.game.history(), limits, options, job) {
@@ -760,6 +775,7 @@ impl Observer for SearchJob {
             st = control.changed.wait(st).unwrap_or_else(PoisonError::into_inner);
         }
         st.finished = true;
+        st.bestmove_sent = true;
         control.changed.notify_all();
         drop(st);
         self.out.line(&bestmove_line(&self.pos, result));
