@@ -35,6 +35,7 @@ mod interrupt;
 mod learn;
 mod moves;
 mod outcome;
+mod playout;
 mod stack;
 mod tablebase;
 
@@ -59,6 +60,8 @@ fn tesseract_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(learn::studies, m)?)?;
     m.add_function(wrap_pyfunction!(learn::lessons, m)?)?;
     m.add_function(wrap_pyfunction!(learn::lesson_solution, m)?)?;
+    m.add_function(wrap_pyfunction!(playout::playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(playout::playout_seed, m)?)?;
     m.add("FenError", py.get_type::<errors::FenError>())?;
     m.add("InvalidMoveError", py.get_type::<errors::InvalidMoveError>())?;
     m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;

@@ -38,6 +38,8 @@ from ._tesseract import (
     __version__,
     lesson_solution,
     lessons,
+    playout_seed,
+    playouts,
     studies,
 )
 
@@ -68,5 +70,7 @@ __all__ = [
     "engine",
     "lesson_solution",
     "lessons",
+    "playout_seed",
+    "playouts",
     "studies",
 ]

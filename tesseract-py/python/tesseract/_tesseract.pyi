@@ -21,6 +21,8 @@ __all__ = [
     "engine_play",
     "lesson_solution",
     "lessons",
+    "playout_seed",
+    "playouts",
     "studies",
 ]
 
@@ -339,3 +341,23 @@ class Lesson:
     def play(self, text: str) -> bool:
         """Plays the learner's move; returns whether the goal is met."""
     def restart(self) -> None: ...
+
+def playouts(
+    start: str,
+    *,
+    white: str = "random",
+    black: str = "random",
+    seed: int = 0,
+    first_game: int = 0,
+    games: int = 1,
+    max_plies: int = 10000,
+) -> list[dict[str, Any]]:
+    """Games ``first_game`` to ``first_game + games - 1`` of the run seeded ``seed`` from the start named
+    ``start``, each seeded ``playout_seed(seed, k)``, as the ``experiment`` example plays them: one dict a
+    game with the columns of its CSV (start, game, seed, white, black, plies, result, reason,
+    mean_branching, max_branching, captures, promotions, checks, white_pieces, black_pieces,
+    engine_nodes). Players: ``random``, a tier name or ``nodes=N``. Without the GIL; Ctrl-C stops it
+    between games."""
+
+def playout_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``run_seed`` (SplitMix64, as ``experiment``)."""
