@@ -29,7 +29,10 @@ fi
 export VIRTUAL_ENV="$PWD/$venv"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
 "$venv/bin/python" --version
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest chess mypy
+# distributed and bokeh: the `distributed` extra of pyproject.toml (tesseract.distributed's tests start
+# LocalClusters of worker processes).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest chess mypy \
+    "distributed>=2024.8" "bokeh>=3.1"
 
 # --no-build-isolation: the maturin just installed builds it (no second download); --force-reinstall:
 # the same version number is installed again after a change.

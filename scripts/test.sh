@@ -5,10 +5,11 @@
 # browser crates for wasm32 and runs the JavaScript API in node (scripts/wasm.sh: the wasm32 target and
 # wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the page's tests in
 # headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing), the debug-build tests (debug
-# assertions on: a validity check after every make and unmake) and the release-build tests including the
-# ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
-# playing whole games against tesseract-uci), then the Python bindings' pytest suite in a virtual
-# environment (scripts/python.sh: target/py-venv, the package built by pip and maturin in the ci profile).
+# assertions on: a validity check after every make and unmake) and, in an optimised build, the ignored ones
+# (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess playing whole
+# games against tesseract-uci) and the test files that go deeper there, then the Python bindings' pytest
+# suite in a virtual environment (scripts/python.sh: target/py-venv, the package built by pip and maturin
+# in the ci profile, with Dask's distributed for tesseract.distributed's clusters).
 #
 # Usage: scripts/test.sh            everything
 #        scripts/test.sh --quick    debug-build tests only, no installs
@@ -64,15 +65,9 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-step "the crates compile for wasm32 (board, movegen without its default parallel feature, search, tactoe, wire)"
-rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-# `check`, not `build`: these are libraries (no link step), and scripts/wasm.sh below builds tesseract-wasm
-# on them and runs it in WebAssembly; checking saves the code generation (about a minute of CI).
-cargo check --quiet --target wasm32-unknown-unknown --no-default-features \
-    -p tesseract-board -p tesseract-movegen -p tesseract-search -p tesseract-tactoe
-# The wire crate on its own: getrandom's browser backend (wasm_js), enabled for this target only.
-cargo check --quiet --target wasm32-unknown-unknown -p tesseract-wire
-
+# The crates compile for wasm32: scripts/wasm.sh builds tesseract-wasm for wasm32-unknown-unknown, and with
+# it board, movegen (without its default `parallel` feature), search, tactoe, verify and wire (getrandom's
+# browser backend, wasm_js, enabled for that target only), so no separate check is needed.
 step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the API in WebAssembly)"
 bash scripts/wasm.sh
 node --test tesseract-wasm/tests/node/
@@ -103,8 +98,13 @@ cargo check --quiet --manifest-path fuzz/Cargo.toml
 step "tests, debug build"
 cargo test --workspace --all-features
 
-step "tests, optimised build (profile ci: release without LTO), including the ignored deep ones"
-cargo test --workspace --all-features --profile ci -- --include-ignored
+# The optimised pass runs the tests the debug pass leaves out (#[ignore]: the deep counts, the oracles, the
+# whole games), then again the test files that go deeper in an optimised build (`cfg!(debug_assertions)`
+# picks their sizes); every other test has just run, with debug assertions, and would only run again faster.
+step "tests, optimised build (profile ci: release without LTO): the ignored deep ones, and the files that go deeper"
+cargo test --workspace --all-features --profile ci -- --ignored
+cargo test --workspace --all-features --profile ci --test suites --test shapes --test crosscheck --test bitboard \
+    --test mate --test tutor --test selfcheck
 
 step "the C ABI from C and C++ (scripts/ffi.sh: whole engine games under AddressSanitizer and UBSan)"
 bash scripts/ffi.sh

@@ -30,8 +30,9 @@ else
     if [[ "$(version_of "$BINDGEN")" != "$WASM_BINDGEN_VERSION" ]]; then
         step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TARGET_DIR/tools: compiled from source, \
 once: nearly all of a first scripts/web.sh's 15 minutes, as the review measured it..."
-        # Not --locked: the registry lacks a version its lock file names (webpki-roots 1.0.11).
-        cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TARGET_DIR/tools"
+        # Not --locked: the registry lacks a version its lock file names (webpki-roots 1.0.11). Without the
+        # default feature (rustls-tls: the test runner's downloads, which this script never makes).
+        cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features --root "$TARGET_DIR/tools"
     fi
 fi
 

@@ -188,7 +188,7 @@ fn bad_arguments_exit_2_before_any_game() {
 /// The README's figure: the summary of 100 random games from each army, seed 1, line for line (the games
 /// are the same on every machine; only the time differs).
 #[test]
-#[cfg_attr(debug_assertions, ignore = "300 whole games, half a minute in debug; run in the optimised pass")]
+#[ignore = "300 whole games, half a minute in debug: scripts/test.sh runs it in the optimised pass"]
 fn the_readme_summary_of_random_games() {
     let dir = temp_dir("readme");
     let csv = dir.join("out.csv");

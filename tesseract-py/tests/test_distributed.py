@@ -194,8 +194,44 @@ def test_command_line(tmp_path):
     ).stdout.splitlines()
     units = len(td.perft_units("raumschach", 3, 2))
     assert again[:-2] == out[:-2] and again[-1] == out[-1] and f"units {units} ({units} from the store" in again[-2]
-    for bad in (["perft", "--start", "nowhere", "--depth", "3"], ["perft", "--start", "classic", "--depth", "3", "--split", "4"],
+    csv = tmp_path / "games.csv"
+    out = subprocess.run(
+        base + ["playouts", "--games", "4", "--armies", "raumschach", "--seed", "9", "--workers", "1", "--store", store,
+                "--csv", str(csv), "--quiet"],
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    assert out[-1] == "games 4" and out[-2].startswith("time ") and out[0].startswith("start ")
+    rows = csv.read_text().splitlines()
+    assert rows[0].startswith("start,game,seed,") and [r.split(",")[1] for r in rows[1:]] == ["0", "1", "2", "3"]
+    # A reader that stops after one line: no traceback.
+    head = subprocess.run(
+        " ".join(base + ["perft", "--start", "raumschach", "--depth", "3", "--split", "2", "--divide", "--store", store,
+                         "--quiet"]) + " | head -1",
+        shell=True, capture_output=True, text=True,
+    )
+    assert len(head.stdout.splitlines()) == 1 and "Traceback" not in head.stderr, head.stderr
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"not a database" * 100)
+    for store_arg in (str(tmp_path / "no" / "such.sqlite"), str(tmp_path), str(garbage)):
+        run = subprocess.run(base + ["perft", "--start", "classic", "--depth", "1", "--store", store_arg],
+                             capture_output=True, text=True)
+        assert run.returncode == 2 and "--store" in run.stderr and "Traceback" not in run.stderr, run.stderr
+    for bad in (["playouts", "--csv", str(tmp_path / "no" / "such.csv")], ["playouts", "--csv", str(tmp_path)],
+                ["perft", "--start", "nowhere", "--depth", "3"], ["perft", "--start", "classic", "--depth", "3", "--split", "4"],
                 ["perft", "--fen", "not a fen", "--depth", "2"], ["perft", "--start", "classic", "--depth", "2", "--verify", "2"],
                 ["playouts", "--white", "grandmaster"], ["playouts", "--armies", "light,light"]):
         run = subprocess.run(base + bad + ["--store", store], capture_output=True, text=True)
         assert run.returncode == 2 and "error" in run.stderr and "Traceback" not in run.stderr, (bad, run.stderr)
+
+
+def test_estimate_from_a_sample_of_units(two_workers, tmp_path):
+    store = tmp_path / "e.sqlite"
+    exact = 21_077_252  # perft(4) of the 3D start
+    guess = td.estimate("raumschach", 4, split=1, sample=20, seed=3, client=two_workers, store=store)
+    assert (guess.units, guess.paths, len(guess.sampled)) == (66, 66, 20)
+    assert guess.nodes_error > 0 and abs(guess.nodes - exact) < 4 * guess.nodes_error
+    assert guess.leaves_per_second > 0 and guess.core_hours > 0
+    # Every unit sampled: the exact count, no error; the sampled units were kept for the run itself.
+    whole = td.estimate("raumschach", 4, split=1, sample=66, client=two_workers, store=store)
+    assert round(whole.nodes) == exact and whole.nodes_error == 0
+    assert td.perft("raumschach", 4, split=1, client=two_workers, store=store).resumed == 66

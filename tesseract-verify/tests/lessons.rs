@@ -48,7 +48,7 @@ fn every_shipped_lesson_is_winnable_within_its_bound_with_no_dead_end() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow in a debug build; runs in release via scripts/test.sh")]
+#[ignore = "slow in a debug build: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
 fn the_naive_generator_gives_the_taught_pieces_the_same_moves_in_every_state() {
     for l in lesson::shipped().unwrap() {
         let report = lesson::verify(&l, LessonCheck::Naive);

@@ -48,12 +48,14 @@ import tesseract
 from ._store import Store, UnitResult
 
 __all__ = [
+    "PerftEstimate",
     "PerftResult",
     "PerftUnit",
     "PlayoutResult",
     "Store",
     "UnitResult",
     "VerificationError",
+    "estimate",
     "perft",
     "perft_units",
     "playouts",
@@ -482,6 +484,90 @@ def perft(
     finally:
         if owned:
             db.close()
+
+
+@dataclass
+class PerftEstimate:
+    """What a count would take, from a seeded sample of its units: the units, the move sequences to the
+    split (perft(split)), the sampled units' results, perft(depth) estimated with its standard error, the
+    sampled units' leaves a second on one core, and the core-hours of all units with their standard error."""
+
+    units: int
+    paths: int
+    sampled: list[UnitResult]
+    nodes: float
+    nodes_error: float
+    leaves_per_second: float
+    core_hours: float
+    core_hours_error: float
+
+
+def _mean_and_error(values: list[float], population: int) -> tuple[float, float]:
+    """The sample mean, and its standard error for a simple random sample without replacement."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(variance / n * (1 - n / population))
+
+
+def estimate(
+    position: Union[str, "tesseract.Board"],
+    depth: int,
+    *,
+    split: int = 2,
+    sample: int = 16,
+    seed: int = 0,
+    store: Union[str, os.PathLike, Store, None] = None,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
+    hash_mb: int = 0,
+    progress: bool = False,
+) -> PerftEstimate:
+    """Counts ``sample`` units of perft ``depth`` drawn at random (seeded by ``seed``) and estimates the
+    whole count and its cost: units are a simple random sample, so ``units * mean(paths * count)`` is an
+    unbiased estimate of perft(depth), and ``units * mean(seconds)`` of its core-seconds. The sampled units
+    are written to ``store`` as units of that perft run, which a later ``perft`` with the same store does
+    not count again."""
+    board = _board(position)
+    units = perft_units(board, depth, split)
+    if not 1 <= sample <= len(units):
+        raise ValueError(f"sample: {sample} is out of range (1 to {len(units)} units)")
+    params = {"kind": "perft", "fen": board.fen(), "chess960": board.chess960_mode, "depth": depth, "split": split}
+    run = _run_id(params)
+    chosen = random.Random(seed).sample(units, sample)
+    tasks = {u.key: (u.key, u.fen, u.chess960, u.depth, hash_mb) for u in chosen}
+    db, owned = _open(store)
+    try:
+        db.begin(run, "perft", params)
+        done = db.done(run)
+        if any(u.key not in done for u in chosen):
+            with _cluster(client, workers, scheduler) as c:
+                bar = _Progress(len(tasks), sum(u.key in done for u in chosen), "leaves", progress)
+                try:
+                    _run_units(c, db, run, count_unit, tasks, bar, None)
+                finally:
+                    bar.close()
+            done = db.done(run)
+    finally:
+        if owned:
+            db.close()
+    results = [done[u.key] for u in chosen]
+    weighted = [float(sum(u.paths.values()) * r.count) for u, r in zip(chosen, results)]
+    nodes, nodes_error = _mean_and_error(weighted, len(units))
+    seconds, seconds_error = _mean_and_error([r.seconds for r in results], len(units))
+    return PerftEstimate(
+        units=len(units),
+        paths=sum(sum(u.paths.values()) for u in units),
+        sampled=results,
+        nodes=nodes * len(units),
+        nodes_error=nodes_error * len(units),
+        leaves_per_second=sum(r.count for r in results) / max(sum(r.seconds for r in results), 1e-9),
+        core_hours=seconds * len(units) / 3600,
+        core_hours_error=seconds_error * len(units) / 3600,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -2,12 +2,15 @@
 
     python -m tesseract.distributed perft (--start NAME | --fen TEXT) --depth N [--split K] [--divide]
         [--store FILE] [--scheduler ADDRESS | --workers N] [--verify FRACTION] [--hash MB] [--quiet]
+        [--estimate N [--seed S]]
     python -m tesseract.distributed playouts [--games N] [--armies NAMES] [--white P] [--black P] [--seed N]
         [--first-game N] [--max-plies N] [--unit-games N] [--csv FILE] [--store FILE]
         [--scheduler ADDRESS | --workers N] [--verify FRACTION] [--quiet]
 
 perft prints, with --divide, one line ``<move> <count>`` per first move (sorted by move text), then a line
-on the units and the time, and last ``nodes N``, as the perft example. playouts prints the experiment
+on the units and the time, and last ``nodes N``, as the perft example; with ``--estimate N`` it counts N
+seeded random units only and prints the estimated count and core-hours (last line ``estimated core-hours
+H +- E``). playouts prints the experiment
 example's table, then ``time S s``, and last ``games N``. Progress goes to stderr. Wrong arguments: a
 message and exit code 2; a recount that disagrees or a failed unit: a message and exit code 1.
 """
@@ -15,10 +18,12 @@ message and exit code 2; a recount that disagrees or a failed unit: a message an
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 import sys
 from typing import Optional, Sequence
 
-from . import VerificationError, perft, playouts
+from . import Store, VerificationError, estimate, perft, playouts
 
 DEFAULT_STORE = "tesseract-distributed.sqlite"
 
@@ -69,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=_ranged(0, 64), required=True, help="plies, 0 to 64")
     p.add_argument("--split", type=_ranged(1, 4), default=2, help="plies before the units (1 to 4, at most the depth; default 2)")
     p.add_argument("--divide", action="store_true", help="print the count under each first move")
+    p.add_argument("--estimate", type=_ranged(1, 1_000_000), metavar="N",
+                   help="count only N seeded random units and estimate the whole count and its core-hours")
+    p.add_argument("--seed", type=_ranged(0, 2**64 - 1), default=0, help="the --estimate sample's seed (default 0)")
     p.add_argument("--hash", type=_ranged(0, 65536), default=0, metavar="MB",
                    help="each unit's own transposition table in MB (default 0: none)")
     cluster_options(p)
@@ -91,6 +99,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     where = {"scheduler": args.scheduler, "workers": args.workers}
+    # The store opens (and has the tables) before any work: a folder, a device or a file of another kind
+    # is refused here.
+    try:
+        Store(args.store).close()
+    except sqlite3.Error as e:
+        parser.error(f"--store: {args.store}: {e}")
     try:
         if args.command == "perft":
             position = args.start if args.start is not None else args.fen
@@ -104,6 +118,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     raise ValueError(f"--split: {args.split} is out of range (1 to {min(args.depth, 4)} for depth {args.depth})")
             except ValueError as e:
                 parser.error(str(e))
+            if args.estimate is not None:
+                try:
+                    guess = estimate(board, args.depth, split=args.split, sample=args.estimate, seed=args.seed,
+                                     store=args.store, hash_mb=args.hash, progress=not args.quiet, **where)
+                except ValueError as e:
+                    parser.error(str(e))
+                print(f"units {guess.units} (move sequences {guess.paths}), sampled {len(guess.sampled)}, "
+                      f"{sum(r.count for r in guess.sampled)} leaves in {sum(r.seconds for r in guess.sampled):.1f} s")
+                print(f"leaves/s per core {guess.leaves_per_second:.0f}")
+                print(f"estimated nodes {guess.nodes:.4g} +- {guess.nodes_error:.2g}")
+                print(f"estimated core-hours {guess.core_hours:.4g} +- {guess.core_hours_error:.2g}")
+                return 0
             result = perft(board, args.depth, split=args.split, store=args.store, verify=args.verify,
                            hash_mb=args.hash, progress=not args.quiet, **where)
             if args.divide:
@@ -122,6 +148,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     raise ValueError(f"--armies: {args.armies!r} names no start or a start twice")
                 for name in starts:
                     tesseract.playouts(name, white=args.white, black=args.black, seed=args.seed, max_plies=1)
+                if args.csv not in (None, "-"):
+                    folder = os.path.dirname(os.path.abspath(args.csv))
+                    if os.path.isdir(args.csv) or not os.path.isdir(folder):
+                        raise ValueError(f"--csv: {args.csv}: a folder, or in a folder that does not exist")
             except ValueError as e:
                 parser.error(str(e))
             print(
@@ -129,28 +159,40 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 f"{args.black}, seed {args.seed}, first game {args.first_game}, max plies {args.max_plies}",
                 file=sys.stderr,
             )
-            result = playouts(starts, games=args.games, white=args.white, black=args.black, seed=args.seed,
+            study = playouts(starts, games=args.games, white=args.white, black=args.black, seed=args.seed,
                               first_game=args.first_game, max_plies=args.max_plies, unit_games=args.unit_games,
                               store=args.store, verify=args.verify, progress=not args.quiet, **where)
             if args.csv == "-":
-                sys.stdout.write(result.csv())
+                sys.stdout.write(study.csv())
                 out = sys.stderr
             else:
                 if args.csv is not None:
                     with open(args.csv, "w", encoding="utf-8", newline="") as f:
-                        f.write(result.csv())
+                        f.write(study.csv())
                 out = sys.stdout
-            print(result.table(), file=out)
-            print(f"time {result.seconds:.1f} s", file=out)
-            print(f"games {len(result.rows)}", file=out)
+            print(study.table(), file=out)
+            print(f"time {study.seconds:.1f} s", file=out)
+            print(f"games {len(study.rows)}", file=out)
     except VerificationError as e:
         print(f"verify: {e}", file=sys.stderr)
         return 1
-    except OSError as e:
+    except (OSError, sqlite3.Error) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
 
 
+def run() -> int:
+    """``main``, with a reader that stops early (``| head -1``) ending the output quietly."""
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python would report the pipe again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())
