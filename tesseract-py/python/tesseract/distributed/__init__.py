@@ -352,8 +352,6 @@ def _verify(
 ) -> int:
     """Recounts a sample of ``fraction`` of the units (seeded by the run) on workers other than the one
     that counted each; raises VerificationError when one disagrees. Returns the number recounted."""
-    if not 0.0 <= fraction <= 1.0:
-        raise ValueError(f"verify: {fraction} is not a fraction from 0 to 1")
     keys = sorted(tasks)
     sample = random.Random(run).sample(keys, math.ceil(fraction * len(keys)))
     done = store.done(run)
@@ -393,8 +391,77 @@ def _open(store: Union[str, os.PathLike, Store, None]) -> tuple[Store, bool]:
     return Store(os.fspath(store) if store is not None else ":memory:"), True
 
 
+@dataclass
+class _Done:
+    """The results of a run's units, once they are all in the store: by key, the number found there at the
+    start (resumed), the number recounted, and per worker its units, seconds and counts."""
+
+    units: dict[str, UnitResult]
+    resumed: int
+    recounted: int
+    workers: list[tuple[str, int, float, int]]
+
+
+def _execute(
+    kind: str,
+    params: dict,
+    fn: Callable[..., UnitResult],
+    tasks: dict[str, tuple],
+    *,
+    store: Union[str, os.PathLike, Store, None],
+    client: Any,
+    scheduler: Optional[str],
+    workers: Optional[int],
+    progress: bool,
+    on_unit: Optional[Callable[[UnitResult], None]],
+    what: str,
+    verify: float = 0.0,
+    recount: Optional[dict[str, tuple]] = None,
+    agree: Callable[[UnitResult, UnitResult], bool] = lambda a, b: a == b,
+    result: Optional[Callable[[dict[str, UnitResult]], dict]] = None,
+) -> _Done:
+    """The run of ``kind`` with ``params``: computes the units of ``tasks`` (``fn``'s arguments by key) not yet
+    in the store, on the cluster the arguments name (started only when there is work), recounts a ``verify``
+    fraction of them (with the arguments of ``recount``, default ``tasks``, compared by ``agree``), and with
+    ``result`` marks the run finished with ``result(units)`` in the store."""
+    if not 0.0 <= verify <= 1.0:
+        raise ValueError(f"verify: {verify} is not a fraction from 0 to 1")
+    run = _run_id(params)
+    db, owned = _open(store)
+    try:
+        db.begin(run, kind, params)
+        resumed = sum(1 for key in db.done(run) if key in tasks)
+        recounted = 0
+        if resumed < len(tasks) or verify > 0:
+            with _cluster(client, workers, scheduler) as c:
+                bar = _Progress(len(tasks), resumed, what, progress)
+                try:
+                    _run_units(c, db, run, fn, tasks, bar, on_unit)
+                finally:
+                    bar.close()
+                if verify > 0:
+                    recounted = _verify(c, db, run, fn, recount or tasks, verify, agree)
+        done = db.done(run)
+        missing = [key for key in tasks if key not in done]
+        if missing:  # pragma: no cover - _run_units returns only when every unit is in
+            raise RuntimeError(f"{len(missing)} units were not counted")
+        out = _Done({key: done[key] for key in tasks}, resumed, recounted, list(db.workers(run)))
+        if result is not None:
+            db.finish(run, result(out.units))
+        return out
+    finally:
+        if owned:
+            db.close()
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Perft.
+
+
+def _perft_params(board: "tesseract.Board", depth: int, split: int) -> dict:
+    """What identifies a perft run in the store: the position, its castling mode, the depth and the split
+    (not the table size, which changes no count)."""
+    return {"kind": "perft", "fen": board.fen(), "chess960": board.chess960_mode, "depth": depth, "split": split}
 
 
 @dataclass
@@ -435,55 +502,35 @@ def perft(
     if depth == 0:
         return PerftResult(nodes=1, divide={}, units=0)
     units = perft_units(board, depth, split)
-    params = {
-        "kind": "perft",
-        "fen": board.fen(),
-        "chess960": board.chess960_mode,
-        "depth": depth,
-        "split": split,
-    }
-    run = _run_id(params)
+    params = _perft_params(board, depth, split)
     tasks = {u.key: (u.key, u.fen, u.chess960, u.depth, hash_mb) for u in units}
     recount = {u.key: (u.key, u.fen, u.chess960, u.depth, 0) for u in units}
     begin = time.monotonic()
-    db, owned = _open(store)
-    try:
-        db.begin(run, "perft", params)
-        resumed = len(db.done(run))
-        recounted = 0
-        if resumed < len(units) or verify > 0:
-            with _cluster(client, workers, scheduler) as c:
-                bar = _Progress(len(units), resumed, "leaves", progress)
-                try:
-                    _run_units(c, db, run, count_unit, tasks, bar, on_unit)
-                finally:
-                    bar.close()
-                if verify > 0:
-                    recounted = _verify(c, db, run, count_unit, recount, verify, lambda a, b: a.count == b.count)
-        done = db.done(run)
-        missing = [u.key for u in units if u.key not in done]
-        if missing:  # pragma: no cover - _run_units returns only when every unit is in
-            raise RuntimeError(f"{len(missing)} units were not counted")
+
+    def divide_of(done: dict[str, UnitResult]) -> dict[str, int]:
         divide: dict[str, int] = {}
         for u in units:
             for first, paths in u.paths.items():
                 divide[first] = divide.get(first, 0) + paths * done[u.key].count
-        divide = dict(sorted(divide.items()))
-        result = PerftResult(
-            nodes=sum(divide.values()),
-            divide=divide,
-            units=len(units),
-            resumed=resumed,
-            recounted=recounted,
-            seconds=time.monotonic() - begin,
-            unit_seconds=sum(done[u.key].seconds for u in units),
-            workers=list(db.workers(run)),
-        )
-        db.finish(run, {"nodes": result.nodes, "divide": divide})
-        return result
-    finally:
-        if owned:
-            db.close()
+        return dict(sorted(divide.items()))
+
+    run = _execute(
+        "perft", params, count_unit, tasks, store=store, client=client, scheduler=scheduler, workers=workers,
+        progress=progress, on_unit=on_unit, what="leaves", verify=verify, recount=recount,
+        agree=lambda a, b: a.count == b.count,
+        result=lambda done: {"nodes": sum(divide_of(done).values()), "divide": divide_of(done)},
+    )
+    divide = divide_of(run.units)
+    return PerftResult(
+        nodes=sum(divide.values()),
+        divide=divide,
+        units=len(units),
+        resumed=run.resumed,
+        recounted=run.recounted,
+        seconds=time.monotonic() - begin,
+        unit_seconds=sum(r.seconds for r in run.units.values()),
+        workers=run.workers,
+    )
 
 
 @dataclass
@@ -535,25 +582,13 @@ def estimate(
     units = perft_units(board, depth, split)
     if not 1 <= sample <= len(units):
         raise ValueError(f"sample: {sample} is out of range (1 to {len(units)} units)")
-    params = {"kind": "perft", "fen": board.fen(), "chess960": board.chess960_mode, "depth": depth, "split": split}
-    run = _run_id(params)
+    params = _perft_params(board, depth, split)
     chosen = random.Random(seed).sample(units, sample)
     tasks = {u.key: (u.key, u.fen, u.chess960, u.depth, hash_mb) for u in chosen}
-    db, owned = _open(store)
-    try:
-        db.begin(run, "perft", params)
-        done = db.done(run)
-        if any(u.key not in done for u in chosen):
-            with _cluster(client, workers, scheduler) as c:
-                bar = _Progress(len(tasks), sum(u.key in done for u in chosen), "leaves", progress)
-                try:
-                    _run_units(c, db, run, count_unit, tasks, bar, None)
-                finally:
-                    bar.close()
-            done = db.done(run)
-    finally:
-        if owned:
-            db.close()
+    done = _execute(
+        "perft", params, count_unit, tasks, store=store, client=client, scheduler=scheduler, workers=workers,
+        progress=progress, on_unit=None, what="leaves",
+    ).units
     results = [done[u.key] for u in chosen]
     weighted = [float(sum(u.paths.values()) * r.count) for u, r in zip(chosen, results)]
     nodes, nodes_error = _mean_and_error(weighted, len(units))
@@ -678,44 +713,25 @@ def playouts(
         "max_plies": max_plies,
         "unit_games": unit_games,
     }
-    run = _run_id(params)
     tasks: dict[str, tuple] = {}
-    order: list[str] = []
     for name in starts:
         for a in range(first_game, first_game + games, unit_games):
             n = min(unit_games, first_game + games - a)
             key = f"{name}:{a}+{n}"
             tasks[key] = (key, name, white, black, seed, a, n, max_plies)
-            order.append(key)
     begin = time.monotonic()
-    db, owned = _open(store)
-    try:
-        db.begin(run, "playouts", params)
-        resumed = len(db.done(run))
-        recounted = 0
-        if resumed < len(tasks) or verify > 0:
-            with _cluster(client, workers, scheduler) as c:
-                bar = _Progress(len(tasks), resumed, "games", progress)
-                try:
-                    _run_units(c, db, run, play_unit, tasks, bar, on_unit)
-                finally:
-                    bar.close()
-                if verify > 0:
-                    recounted = _verify(c, db, run, play_unit, tasks, verify, lambda a, b: a.data == b.data)
-        done = db.done(run)
-        rows = [row for key in order for row in json.loads(done[key].data or "[]")]
-        result = PlayoutResult(
-            starts=starts,
-            rows=rows,
-            units=len(tasks),
-            resumed=resumed,
-            recounted=recounted,
-            seconds=time.monotonic() - begin,
-            unit_seconds=sum(done[k].seconds for k in order),
-            workers=list(db.workers(run)),
-        )
-        db.finish(run, {"games": len(rows)})
-        return result
-    finally:
-        if owned:
-            db.close()
+    run = _execute(
+        "playouts", params, play_unit, tasks, store=store, client=client, scheduler=scheduler, workers=workers,
+        progress=progress, on_unit=on_unit, what="games", verify=verify, agree=lambda a, b: a.data == b.data,
+        result=lambda done: {"games": sum(r.count for r in done.values())},
+    )
+    return PlayoutResult(
+        starts=starts,
+        rows=[row for key in tasks for row in json.loads(run.units[key].data or "[]")],
+        units=len(tasks),
+        resumed=run.resumed,
+        recounted=run.recounted,
+        seconds=time.monotonic() - begin,
+        unit_seconds=sum(r.seconds for r in run.units.values()),
+        workers=run.workers,
+    )
