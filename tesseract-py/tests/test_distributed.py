@@ -74,7 +74,21 @@ def _store_units(path):
         return db.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM units").fetchone()
 
 
-def test_standard_perft4_resumes_a_killed_client_and_survives_a_killed_worker(tmp_path):
+@pytest.fixture
+def deadline():
+    """Fails the test, rather than hanging CI, when it lasts more than 5 minutes (about 12 s here)."""
+
+    def expired(*_):
+        raise TimeoutError("the test ran for more than 300 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(300)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_standard_perft4_resumes_a_killed_client_and_survives_a_killed_worker(tmp_path, deadline):
     """The CI run of the issue: the client (with its cluster) is killed after 30 units; the run resumes
     from the store on a LocalCluster of 2 worker processes, one of which is killed mid-run."""
     store = tmp_path / "perft4.sqlite"
