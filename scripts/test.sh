@@ -105,6 +105,8 @@ step "tests, optimised build (profile ci: release without LTO): the ignored deep
 cargo test --workspace --all-features --profile ci -- --ignored
 cargo test --workspace --all-features --profile ci --test suites --test shapes --test crosscheck --test bitboard \
     --test mate --test tutor --test selfcheck
+# The one unit test that picks its size by the build: a stop during tesseract-movegen's perft(6) of chess.
+cargo test --workspace --all-features --profile ci --lib -- parallel::tests::a_stopped_count
 
 step "the C ABI from C and C++ (scripts/ffi.sh: whole engine games under AddressSanitizer and UBSan)"
 bash scripts/ffi.sh

@@ -65,8 +65,11 @@ def test_one_worker_gives_the_same_figures(two_workers):
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with Client(cluster) as client:
             one = td.perft("raumschach", 4, split=2, client=client)
+            # Recounts with no other worker: on the same one, said so in the store.
+            checked = td.perft("raumschach", 3, split=1, client=client, verify=0.2)
     assert (one.nodes, one.divide) == (two.nodes, two.divide)
     assert len(one.workers) == 1
+    assert checked.recounted == 14 and checked.nodes == 298_923
 
 
 def _store_units(path):
@@ -112,10 +115,11 @@ def test_standard_perft4_resumes_a_killed_client_and_survives_a_killed_worker(tm
     before = _store_units(store)[0]
     assert 30 <= before < 226
 
-    killed = []
+    killed, seen = [], []
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with Client(cluster) as client:
             def kill_one(unit):
+                seen.append(unit.key)
                 if len(killed) == 0 and unit.worker != "local":
                     pids = client.run(os.getpid)
                     victim = next(w for w in pids if w != unit.worker)
@@ -127,7 +131,10 @@ def test_standard_perft4_resumes_a_killed_client_and_survives_a_killed_worker(tm
     assert result.nodes == STANDARD_PERFT4
     assert result.resumed == before
     assert sum(result.divide.values()) == STANDARD_PERFT4 and len(result.divide) == 226
-    assert _store_units(store) == (226, 226)  # every unit once
+    # Every unit written once: the units the client had written were not counted again, and a unit the
+    # killed worker had finished (then computed again elsewhere) was reported once.
+    assert len(seen) == len(set(seen)) == 226 - before
+    assert _store_units(store) == (226, 226)
 
 
 def test_verify_recounts_on_other_workers_and_refuses_a_wrong_count(two_workers, tmp_path):
@@ -142,6 +149,9 @@ def test_verify_recounts_on_other_workers_and_refuses_a_wrong_count(two_workers,
         db.execute("UPDATE units SET count = count + 1 WHERE key = (SELECT MIN(key) FROM units)")
     with pytest.raises(td.VerificationError, match="disagree"):
         td.perft("raumschach", 3, split=1, client=two_workers, store=store, verify=1.0)
+    # The disagreement stays recorded: the run does not finish without a new verify either.
+    with pytest.raises(td.VerificationError, match="disagree"):
+        td.perft("raumschach", 3, split=1, client=two_workers, store=store)
 
 
 def _experiment():
@@ -245,7 +255,8 @@ def test_estimate_from_a_sample_of_units(two_workers, tmp_path):
     assert (guess.units, guess.paths, len(guess.sampled)) == (66, 66, 20)
     assert guess.nodes_error > 0 and abs(guess.nodes - exact) < 4 * guess.nodes_error
     assert guess.leaves_per_second > 0 and guess.core_hours > 0
-    # Every unit sampled: the exact count, no error; the sampled units were kept for the run itself.
+    # Every unit sampled: the exact count, no error; asked again, the store answers (the same timings).
     whole = td.estimate("raumschach", 4, split=1, sample=66, client=two_workers, store=store)
     assert round(whole.nodes) == exact and whole.nodes_error == 0
-    assert td.perft("raumschach", 4, split=1, client=two_workers, store=store).resumed == 66
+    again = td.estimate("raumschach", 4, split=1, sample=66, client=two_workers, store=store)
+    assert again.sampled == whole.sampled

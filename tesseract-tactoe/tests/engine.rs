@@ -111,7 +111,7 @@ fn the_engine_beats_a_random_player() {
     assert_eq!(play_match(Contestant::Engine(level(1)), Contestant::Random, 4, 1), result);
 }
 
-/// The figures in the README: `cargo test --release -p tesseract-tactoe --test engine -- --nocapture`.
+/// The figures in the README: `cargo test --release -p tesseract-tactoe --test engine -- --ignored --nocapture`.
 #[test]
 #[ignore = "slow in debug: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
 fn stronger_levels_beat_weaker_ones_over_a_seeded_match() {

@@ -69,7 +69,7 @@
 //!   `include_str!` and by the same parser at run time from any file, which reports the line and field
 //!   of the first problem and never panics.
 //! - **Cost.** In a release build the twelve studies verify in about 11 seconds, 9 of them for the mate
-//!   in four (whose test is ignored in debug builds and runs in release through `scripts/test.sh`; the
+//!   in four (whose test is `#[ignore]`d and runs in release through `scripts/test.sh`'s `--ignored` pass; the
 //!   eleven shorter studies verify in under a second even in debug); the lessons in about 3 seconds; the
 //!   self-checks in about 2.
 //!

@@ -13,8 +13,8 @@ or a few machines over SSH::
     print(study.table())                                 # the table of the experiment example
 
 Perft units are the positions after ``split`` plies, merged by Zobrist hash (a position reached by several
-move orders is counted once and weighted by its number of paths; two positions sharing a hash are an
-error, never merged). Playout units are ranges of game numbers of a seeded run, each game seeded as the
+move orders is counted once and weighted by its number of paths; two positions sharing a hash are kept
+apart, their texts compared). Playout units are ranges of game numbers of a seeded run, each game seeded as the
 ``experiment`` example seeds it, so the games and the statistics are those of ``experiment`` for the same
 seed, on any cluster.
 
@@ -166,7 +166,9 @@ def _without_counters(fen: str) -> str:
 
 def perft_units(position: Union[str, "tesseract.Board"], depth: int, split: int) -> list[PerftUnit]:
     """The units of perft ``depth`` split after ``split`` plies (1 to ``min(depth, 4)``), in the order they
-    are first reached. Raises ``ValueError`` for a split out of range or two positions sharing a hash."""
+    are first reached; positions are merged when their hashes and their texts (without the move counters)
+    are equal, and two positions that share a hash are kept apart. Raises ``ValueError`` for a split out of
+    range."""
     board = _board(position)
     if depth < 1:
         raise ValueError(f"depth: {depth} is below 1")
@@ -180,12 +182,14 @@ def perft_units(position: Union[str, "tesseract.Board"], depth: int, split: int)
             key = f"{board.zobrist_hash():016x}"
             fen = board.fen()
             entry = found.get(key)
+            if entry is not None and _without_counters(entry[0]) != _without_counters(fen):
+                # Two positions share the hash: the second is a unit of its own, keyed by its text too.
+                key += "-" + hashlib.sha256(_without_counters(fen).encode()).hexdigest()[:12]
+                entry = found.get(key)
             if entry is None:
                 found[key] = (fen, {first: 1})
-                return
-            if _without_counters(entry[0]) != _without_counters(fen):
-                raise ValueError(f"two positions share the hash {key}: {entry[0]!r} and {fen!r}")
-            entry[1][first] = entry[1].get(first, 0) + 1
+            else:
+                entry[1][first] = entry[1].get(first, 0) + 1
             return
         for move in board.legal_moves:
             board.push(move)
@@ -277,20 +281,27 @@ def _dispatch(
     fn: Callable[..., UnitResult],
     todo: list[tuple],
     on_result: Callable[[UnitResult], None],
+    after_batch: Callable[[], None],
     where: Optional[dict] = None,
 ) -> None:
-    """Computes ``fn(*args)`` for every ``args`` of ``todo`` on the cluster and calls ``on_result`` with
-    each result as its task returns. Keeps two tasks a worker thread in flight, each a batch of units that
-    should last about ``TASK_SECONDS`` by the units' mean time so far. A task of a worker that dies is sent
-    again by the scheduler; the results are those of the units, whatever the batches."""
+    """Computes ``fn(*args)`` for every ``args`` of ``todo`` on the cluster, calls ``on_result`` with each
+    result as its task returns and ``after_batch`` after each batch of returned tasks. Keeps two tasks a
+    worker thread in flight, each a batch of units that should last about ``TASK_SECONDS`` by the units'
+    mean time so far. A task of a worker that dies is sent again by the scheduler; the results are those of
+    the units, whatever the batches."""
     from distributed import as_completed
 
     queue = list(reversed(todo))
     flying = as_completed(with_results=True)
     spent, units = 0.0, 0
+    known = {"threads": 1, "at": -1e9}
 
     def threads() -> int:
-        return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+        # The cluster's threads, asked of the scheduler at most every 2 seconds (workers come and go).
+        if time.monotonic() - known["at"] >= 2.0:
+            info = client.scheduler_info()["workers"].values()
+            known["threads"], known["at"] = max(1, sum(w.get("nthreads", 1) for w in info)), time.monotonic()
+        return int(known["threads"])
 
     def send() -> None:
         size = 1 if units == 0 else max(1, round(TASK_SECONDS / max(spent / units, 1e-6)))
@@ -310,6 +321,7 @@ def _dispatch(
                     spent += unit.seconds
                     units += 1
                     on_result(unit)
+            after_batch()
             while queue and flying.count() < 2 * threads():
                 send()
     finally:
@@ -330,13 +342,20 @@ def _run_units(
     done = store.done(run)
 
     def write(unit: UnitResult) -> None:
-        store.add(run, unit)
-        progress.update(unit.count)
-        if on_unit is not None:
-            on_unit(unit)
+        if unit.version != tesseract.__version__:
+            raise RuntimeError(
+                f"worker {unit.worker} runs tesseract {unit.version}, this client {tesseract.__version__}: "
+                "install the same version everywhere"
+            )
+        # A unit computed twice (its worker died after finishing it) is written and reported once.
+        if store.add(run, unit):
+            progress.update(unit.count)
+            if on_unit is not None:
+                on_unit(unit)
 
     try:
-        _dispatch(client, run, fn, [args for key, args in tasks.items() if key not in done], write)
+        todo = [args for key, args in tasks.items() if key not in done]
+        _dispatch(client, run, fn, todo, write, store.commit)
     finally:
         store.commit()
 
@@ -351,7 +370,8 @@ def _verify(
     agree: Callable[[UnitResult, UnitResult], bool],
 ) -> int:
     """Recounts a sample of ``fraction`` of the units (seeded by the run) on workers other than the one
-    that counted each; raises VerificationError when one disagrees. Returns the number recounted."""
+    that counted each, and records the recounts (``_execute`` then refuses a run with a recount that
+    disagrees). Returns the number of units in the sample."""
     keys = sorted(tasks)
     sample = random.Random(run).sample(keys, math.ceil(fraction * len(keys)))
     done = store.done(run)
@@ -363,21 +383,16 @@ def _verify(
         if key not in recounted:
             groups.setdefault(done[key].worker, []).append(tasks[key])
     for counted_by, todo in groups.items():
+        # Other workers preferred; when they are gone (or there never were any) any worker recounts, and
+        # the recounts table says which.
         others = [w for w in workers if w != counted_by]
         _dispatch(
             client, f"{run}-recount", fn, todo,
             lambda unit: store.add_recount(run, unit, agree(done[unit.key], unit)),
-            {"workers": others or None, "allow_other_workers": not others},
+            store.commit,
+            {"workers": others, "allow_other_workers": True} if others else {},
         )
     store.commit()
-    # Against the first counts as they stand now (a recount of an earlier session stays in the store).
-    recounted = store.recounts(run)
-    wrong = sorted(k for k in sample if not agree(done[k], recounted[k][0]))
-    if wrong:
-        raise VerificationError(
-            f"{len(wrong)} recount(s) disagree with the first count, units {', '.join(wrong[:10])}: "
-            f"see the tables units and recounts of {store.path}"
-        )
     return len(sample)
 
 
@@ -442,6 +457,13 @@ def _execute(
                 if verify > 0:
                     recounted = _verify(c, db, run, fn, recount or tasks, verify, agree)
         done = db.done(run)
+        # A disagreement recorded by an earlier session's verify still stops the run.
+        wrong = sorted(k for k, (r, _) in db.recounts(run).items() if k in done and not agree(done[k], r))
+        if wrong:
+            raise VerificationError(
+                f"{len(wrong)} recount(s) disagree with the first count, units {', '.join(wrong[:10])}: "
+                f"see the tables units and recounts of {db.path}"
+            )
         missing = [key for key in tasks if key not in done]
         if missing:  # pragma: no cover - _run_units returns only when every unit is in
             raise RuntimeError(f"{len(missing)} units were not counted")
@@ -459,9 +481,16 @@ def _execute(
 
 
 def _perft_params(board: "tesseract.Board", depth: int, split: int) -> dict:
-    """What identifies a perft run in the store: the position, its castling mode, the depth and the split
-    (not the table size, which changes no count)."""
-    return {"kind": "perft", "fen": board.fen(), "chess960": board.chess960_mode, "depth": depth, "split": split}
+    """What identifies a perft run in the store: the position, its castling mode, the depth, the split and
+    the library's version (not the table size, which changes no count)."""
+    return {
+        "kind": "perft",
+        "fen": board.fen(),
+        "chess960": board.chess960_mode,
+        "depth": depth,
+        "split": split,
+        "version": tesseract.__version__,
+    }
 
 
 @dataclass
@@ -576,17 +605,18 @@ def estimate(
     """Counts ``sample`` units of perft ``depth`` drawn at random (seeded by ``seed``) and estimates the
     whole count and its cost: units are a simple random sample, so ``units * mean(paths * count)`` is an
     unbiased estimate of perft(depth), and ``units * mean(seconds)`` of its core-seconds. The sampled units
-    are written to ``store`` as units of that perft run, which a later ``perft`` with the same store does
-    not count again."""
+    are kept in ``store`` as a run of their own (by table size: the timings depend on it), so the same
+    estimate is answered from the store."""
     board = _board(position)
     units = perft_units(board, depth, split)
     if not 1 <= sample <= len(units):
         raise ValueError(f"sample: {sample} is out of range (1 to {len(units)} units)")
-    params = _perft_params(board, depth, split)
+    # A run of its own (the timings depend on the table), not the perft run's.
+    params = dict(_perft_params(board, depth, split), kind="estimate", hash_mb=hash_mb)
     chosen = random.Random(seed).sample(units, sample)
     tasks = {u.key: (u.key, u.fen, u.chess960, u.depth, hash_mb) for u in chosen}
     done = _execute(
-        "perft", params, count_unit, tasks, store=store, client=client, scheduler=scheduler, workers=workers,
+        "estimate", params, count_unit, tasks, store=store, client=client, scheduler=scheduler, workers=workers,
         progress=progress, on_unit=None, what="leaves",
     ).units
     results = [done[u.key] for u in chosen]
@@ -672,7 +702,7 @@ def playouts(
     games: int = 100,
     white: str = "random",
     black: str = "random",
-    seed: int = 0,
+    seed: int = 1,
     first_game: int = 0,
     max_plies: int = 10_000,
     unit_games: int = UNIT_GAMES,
@@ -712,6 +742,7 @@ def playouts(
         "first_game": first_game,
         "max_plies": max_plies,
         "unit_games": unit_games,
+        "version": tesseract.__version__,
     }
     tasks: dict[str, tuple] = {}
     for name in starts:

@@ -86,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--armies", default="light,standard,dense", help="comma-separated start names")
     q.add_argument("--white", default="random", help="random, beginner, club, expert, master or nodes=N")
     q.add_argument("--black", default="random", help="as --white")
-    q.add_argument("--seed", type=_ranged(0, 2**64 - 1), default=0, help="the run's seed (default 0)")
+    q.add_argument("--seed", type=_ranged(0, 2**64 - 1), default=1, help="the run's seed (default 1, as experiment)")
     q.add_argument("--first-game", type=_ranged(0, 1_000_000), default=0, help="the first game's number (default 0)")
     q.add_argument("--max-plies", type=_ranged(1, 1_000_000), default=10_000, help="a game's ply cap (default 10000)")
     q.add_argument("--unit-games", type=_ranged(1, 1_000_000), default=10, help="games a unit (default 10)")
@@ -176,8 +176,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except VerificationError as e:
         print(f"verify: {e}", file=sys.stderr)
         return 1
-    except (OSError, sqlite3.Error) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except BrokenPipeError:
+        raise
+    except KeyboardInterrupt:
+        print("interrupted: the finished units are in the store; the same command resumes", file=sys.stderr)
+        return 130
+    except Exception as e:  # a failed unit, a lost scheduler, a full disk: one line, no traceback
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     return 0
 
