@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 use tesseract_board::mailbox;
 use tesseract_board::{Bitboards, CastlingSide, Cell, Color, Move, Position, Role, Shape};
 
-use crate::fast::{GenMode, PieceMoves};
+use crate::fast::{AllMoves, GenMode, MoveFilter, MoveList, PieceMoves};
 
 /// A magic entry: `((occupancy & mask) * magic) >> shift`, plus `offset`, indexes the shared table.
 #[derive(Clone, Copy, Debug, Default)]
@@ -899,6 +899,57 @@ impl<'a> Node8<'a> {
             }
         }
         n
+    }
+}
+
+/// The bitboard [`crate::fast::legal_moves_matching`]: the pieces the filter names, and of those only the
+/// ones whose empty-board reach holds its `to` cell.
+pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter, list: &mut MoveList) {
+    let node = Node8::new(pos, bb);
+    let t = node.t;
+    if filter.picks(Role::King, cell(node.king)) {
+        let start = list.len();
+        node.king_moves::<AllMoves, _>(list);
+        node.castling_moves(list);
+        filter.keep_tail(list, start);
+    }
+    if node.checkers & node.checkers.wrapping_sub(1) != 0 {
+        return;
+    }
+    let to = filter.to.map_or(!0u64, |c| 1u64 << (c.index() & 63));
+    let to_cell = pos.geometry().padded_to_cell_table();
+    let mb = pos.mailbox();
+    for &p in pos.piece_list(node.us) {
+        let p = p as usize;
+        let role = mailbox::role(mb[p]);
+        let s = to_cell[p] as usize & 63;
+        if role == Role::King || !filter.picks(role, cell(s)) {
+            continue;
+        }
+        let reach = match role {
+            Role::Knight => t.knight[s],
+            Role::Bishop => t.bishop_empty[s],
+            Role::Rook => t.rook_empty[s],
+            Role::Queen => t.bishop_empty[s] | t.rook_empty[s],
+            // The captures, the push and the double step.
+            _ => {
+                let ahead = |steps: isize| {
+                    let q = s as isize + steps * if node.us == Color::White { 8 } else { -8 };
+                    if (0..64).contains(&q) { 1u64 << q } else { 0 }
+                };
+                t.pawn_attacks[node.us.index()][s] | ahead(1) | ahead(2)
+            }
+        };
+        if reach & to == 0 {
+            continue;
+        }
+        let start = list.len();
+        match role {
+            Role::Knight => node.knight_moves::<AllMoves, _>(s, list),
+            Role::YPawn => node.pawn_moves::<AllMoves, _>(s, list),
+            _ => node.slider_moves::<AllMoves, _>(s, role, list),
+        }
+        filter.keep_tail(list, start);
     }
 }
 

@@ -705,6 +705,105 @@ impl Node<'_> {
     }
 }
 
+/// Which moves [`legal_moves_matching`] keeps: those of a piece of `role`, from `from`, to `to`, each
+/// when given (castling is the king's move onto its own rook: `to` is the rook's cell).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveFilter {
+    /// The moving piece's kind.
+    pub role: Option<Role>,
+    /// The cell it moves from.
+    pub from: Option<Cell>,
+    /// The cell it moves to.
+    pub to: Option<Cell>,
+}
+
+impl MoveFilter {
+    /// Whether a piece of `role` on `from` is one whose moves the filter may keep.
+    #[inline]
+    pub(crate) fn picks(&self, role: Role, from: Cell) -> bool {
+        self.role.is_none_or(|r| r == role) && self.from.is_none_or(|c| c == from)
+    }
+
+    /// Keeps, of the moves `list[start..]`, those that go to the filter's cell (all when it names none).
+    #[inline]
+    pub(crate) fn keep_tail<const N: usize>(&self, list: &mut ArrayVec<Move, N>, start: usize) {
+        let Some(to) = self.to else { return };
+        let mut kept = start;
+        for i in start..list.len() {
+            if list[i].to == to {
+                list[kept] = list[i];
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+}
+
+/// Appends to `list` the legal moves of `pos` that `filter` keeps, in the order of [`legal_moves_into`]:
+/// only the pieces the filter names are generated, and on 8×8 only those that could reach its `to` cell
+/// on an empty board, so that finding the move a notation names (`Nf3`: the knights that reach f3) costs
+/// a few pieces rather than the whole list. Checks and pins are found once, as for the whole list.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::{start, Role};
+/// use tesseract_movegen::{legal_moves_matching, MoveFilter, MoveList};
+/// let pos = start::chess();
+/// let g = pos.geometry();
+/// let mut list = MoveList::new();
+/// let filter = MoveFilter { role: Some(Role::Knight), to: g.parse_cell("f3"), ..MoveFilter::default() };
+/// legal_moves_matching(&pos, &filter, &mut list);
+/// assert_eq!(list.len(), 1);
+/// assert_eq!(list[0].from, g.parse_cell("g1").unwrap());
+/// ```
+pub fn legal_moves_matching(pos: &Position, filter: &MoveFilter, list: &mut MoveList) {
+    match pos.bitboards() {
+        Some(bb) => board8::moves_matching(pos, bb, filter, list),
+        None => Node::with(pos, |node| node.moves_matching(filter, list)),
+    }
+}
+
+impl Node<'_> {
+    /// The moves of [`legal_moves_matching`] on any board.
+    fn moves_matching(&self, filter: &MoveFilter, list: &mut MoveList) {
+        let mut buf = Buf::new();
+        let keep = |buf: &mut Buf, list: &mut MoveList| {
+            let start = list.len();
+            list.extend(buf.drain(..));
+            filter.keep_tail(list, start);
+        };
+        if filter.picks(Role::King, self.cell(self.king)) {
+            self.king_moves::<AllMoves, Buf>(&mut buf);
+            self.castling_moves(&mut buf);
+            keep(&mut buf, list);
+        }
+        if self.checkers >= 2 {
+            return;
+        }
+        let to = filter.to.map(|c| self.t.geo.padded(c));
+        let pawn_steps = &self.t.pawns[self.us.index()];
+        for &p in self.pos.piece_list(self.us) {
+            let p = p as usize;
+            let role = mailbox::role(self.mb[p]);
+            if role == Role::King || !filter.picks(role, self.cell(p)) {
+                continue;
+            }
+            // A piece reaches a cell only along a line or a leap from it.
+            if to.is_some_and(|q| q == p || self.t.relation(p, q) == 0) {
+                continue;
+            }
+            match role {
+                Role::Knight => self.knight_moves::<AllMoves, Buf>(p, &mut buf),
+                Role::YPawn | Role::WPawn => {
+                    self.pawn_moves::<AllMoves, Buf>(p, &pawn_steps[self.t.pawn_slot[role.index()]], &mut buf);
+                }
+                _ => self.slider_moves::<AllMoves, Buf>(p, role, &mut buf),
+            }
+            keep(&mut buf, list);
+        }
+    }
+}
+
 /// Every legal move of `pos`, in a vector of just their number ([`legal_moves_into`] fills a
 /// fixed-capacity [`MoveList`] the caller keeps, without allocating).
 ///

@@ -78,8 +78,8 @@ pub mod san;
 mod tables;
 
 pub use fast::{
-    AllMoves, GenMode, MAX_PIECE_MOVES, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate,
-    generate_until, legal_moves, legal_moves_into, moves_from, noisy_moves,
+    AllMoves, GenMode, MAX_PIECE_MOVES, MoveFilter, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate,
+    generate_until, legal_moves, legal_moves_into, legal_moves_matching, moves_from, noisy_moves,
 };
 pub use game::{Claims, Game, GameEnd, ReplayError, Termination};
 #[cfg(feature = "parallel")]

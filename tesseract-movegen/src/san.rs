@@ -57,7 +57,7 @@ use std::fmt;
 
 use tesseract_board::{CastlingSide, Move, Position, Role, TextMove};
 
-use crate::fast::{count, legal_moves};
+use crate::fast::{MoveFilter, MoveList, count, legal_moves_matching};
 
 /// A move in algebraic notation, without its check mark: parsed without a position, or written for one.
 ///
@@ -187,6 +187,22 @@ pub enum SanError {
     },
 }
 
+/// The legal moves of `pos` that `filter` keeps (a few pieces' moves, not the whole list), in `list`: a
+/// list the caller's frame holds, since moving one copies all its room.
+fn matching<'a>(pos: &Position, filter: MoveFilter, list: &'a mut MoveList) -> &'a mut MoveList {
+    legal_moves_matching(pos, &filter, list);
+    list
+}
+
+/// Whether `m` is a legal move of `pos`, from the moves of its one piece between its two cells.
+fn is_legal(pos: &Position, m: Move) -> bool {
+    let g = pos.geometry();
+    g.contains(m.from)
+        && g.contains(m.to)
+        && matching(pos, MoveFilter { role: None, from: Some(m.from), to: Some(m.to) }, &mut MoveList::new())
+            .contains(&m)
+}
+
 /// Whether `m` is a castling move in `pos` (the king moving onto its own rook).
 fn is_castling(pos: &Position, m: Move) -> bool {
     match (pos.piece_at(m.from), pos.piece_at(m.to)) {
@@ -232,8 +248,7 @@ impl San {
     /// # Errors
     /// [`SanError::Illegal`] for a move not in the legal move list.
     pub fn try_from_move(pos: &Position, m: Move) -> Result<San, SanError> {
-        let moves = legal_moves(pos);
-        if !moves.contains(&m) {
+        if !is_legal(pos, m) {
             let g = pos.geometry();
             let text = if g.contains(m.from) && g.contains(m.to) {
                 TextMove::from_move(m, pos).to_string()
@@ -242,11 +257,11 @@ impl San {
             };
             return Err(SanError::Illegal { san: text, reason: "not in the legal move list".into() });
         }
-        Ok(San::of_legal(pos, m, &moves))
+        Ok(San::of_legal(pos, m))
     }
 
-    /// The notation of `m`, known to be in `moves`, the legal moves of `pos`.
-    fn of_legal(pos: &Position, m: Move, moves: &[Move]) -> San {
+    /// The notation of `m`, a legal move of `pos`.
+    fn of_legal(pos: &Position, m: Move) -> San {
         let g = pos.geometry();
         let role = pos.piece_at(m.from).expect("a legal move starts on a piece").role;
         let capture = is_capture(pos, m);
@@ -266,25 +281,20 @@ impl San {
         } else {
             // Other pieces of the same kind that can also reach the destination (python-chess's rule:
             // the file if it tells them apart, else the rank, else both).
-            let others: Vec<_> = moves
-                .iter()
-                .filter(|o| {
-                    o.to == m.to
-                        && o.from != m.from
-                        && pos.piece_at(o.from).is_some_and(|p| p.role == role)
-                        && !is_castling(pos, **o)
-                })
-                .map(|o| (g.coord(o.from, 0), g.coord(o.from, 1)))
-                .collect();
-            if !others.is_empty() {
-                let same_rank = others.iter().any(|&(_, r)| r == fr);
-                let same_file = others.iter().any(|&(f, _)| f == ff);
-                if same_rank || !same_file {
-                    file = Some(ff);
-                }
-                if same_file {
-                    rank = Some(fr);
-                }
+            let mut reaching_list = MoveList::new();
+            let reaching =
+                matching(pos, MoveFilter { role: Some(role), from: None, to: Some(m.to) }, &mut reaching_list);
+            let (mut others, mut same_rank, mut same_file) = (false, false, false);
+            for o in reaching.iter().filter(|o| o.from != m.from && !is_castling(pos, **o)) {
+                others = true;
+                same_rank |= g.coord(o.from, 1) == fr;
+                same_file |= g.coord(o.from, 0) == ff;
+            }
+            if others && (same_rank || !same_file) {
+                file = Some(ff);
+            }
+            if same_file {
+                rank = Some(fr);
             }
         }
         San::Normal { role, file, rank, capture, to, promotion: m.promotion }
@@ -334,9 +344,11 @@ impl San {
         if notation_dims != g.dims() {
             return Err(SanError::WrongBoard { san: written.to_string(), expected: g.dims(), found: notation_dims });
         }
-        let moves = legal_moves(pos);
         match *self {
             San::Castle(side) => {
+                let king = MoveFilter { role: Some(Role::King), from: Some(pos.king(pos.turn())), to: None };
+                let mut moves_list = MoveList::new();
+                let moves = matching(pos, king, &mut moves_list);
                 let found = moves.iter().copied().find(|&m| is_castling(pos, m) && castling_side(pos, m) == side);
                 found.ok_or_else(|| {
                     let right = pos.castling().rook(pos.turn(), side).is_some();
@@ -369,8 +381,10 @@ impl San {
                         return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from))));
                     }
                 }
-                let reaching: Vec<Move> = moves.iter().copied().filter(|m| m.from == from && m.to == to).collect();
-                promotion_match(&reaching, text.promotion(), dims).map_err(illegal)
+                let mut reaching_list = MoveList::new();
+                let reaching =
+                    matching(pos, MoveFilter { role: None, from: Some(from), to: Some(to) }, &mut reaching_list);
+                promotion_match(reaching, text.promotion(), dims).map_err(illegal)
             }
             San::Normal { role, file, rank, to: (tf, tr), promotion, .. } => {
                 if promotion == Some(Role::King) {
@@ -384,38 +398,33 @@ impl San {
                         Some(p) if p.color == pos.turn() => {}
                         _ => return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from)))),
                     }
-                    let mut reaching: Vec<Move> =
-                        moves.iter().copied().filter(|m| m.from == from && m.to == to).collect();
-                    if reaching.is_empty() {
-                        // Castling written as the king's two-step.
-                        reaching = moves
-                            .iter()
-                            .copied()
-                            .filter(|&m| {
-                                m.from == from && is_castling(pos, m) && {
-                                    let side = castling_side(pos, m);
-                                    side.king_to_file(g.side() as u8) == tf && r == tr
-                                }
-                            })
-                            .collect();
-                    }
-                    return promotion_match(&reaching, promotion, 2).map_err(illegal);
+                    let mut reaching_list = MoveList::new();
+                    let reaching =
+                        matching(pos, MoveFilter { role: None, from: Some(from), to: None }, &mut reaching_list);
+                    let straight = reaching.iter().any(|m| m.to == to);
+                    // Castling written as the king's two-step, when no move goes there.
+                    reaching.retain(|m| {
+                        if straight {
+                            m.to == to
+                        } else {
+                            is_castling(pos, *m) && castling_side(pos, *m).king_to_file(g.side() as u8) == tf && r == tr
+                        }
+                    });
+                    return promotion_match(reaching, promotion, 2).map_err(illegal);
                 }
-                let candidates: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| {
-                        m.to == to
-                            && !is_castling(pos, m)
-                            && pos.piece_at(m.from).is_some_and(|p| p.role == role)
+                let mut candidates_list = MoveList::new();
+                let candidates =
+                    matching(pos, MoveFilter { role: Some(role), from: None, to: Some(to) }, &mut candidates_list);
+                candidates.retain(|m| {
+                    let m = *m;
+                    !is_castling(pos, m)
                             && file.is_none_or(|f| g.coord(m.from, 0) == f)
                             && rank.is_none_or(|r| g.coord(m.from, 1) == r)
                             // A pawn names its file when it captures: without one, it moves straight.
                             && (role != Role::YPawn || file.is_some() || g.coord(m.from, 0) == tf)
-                    })
-                    .collect();
-                let matching: Vec<Move> = candidates.iter().copied().filter(|m| m.promotion == promotion).collect();
-                match matching[..] {
+                });
+                let exact: Vec<Move> = candidates.iter().copied().filter(|m| m.promotion == promotion).collect();
+                match exact[..] {
                     [m] => Ok(m),
                     [] if candidates.is_empty() => {
                         let name = role.name_in(2);
@@ -435,7 +444,7 @@ impl San {
                     })),
                     _ => {
                         let mut candidates: Vec<String> =
-                            matching.iter().map(|&m| TextMove::from_move(m, pos).to_string()).collect();
+                            exact.iter().map(|&m| TextMove::from_move(m, pos).to_string()).collect();
                         candidates.sort();
                         Err(SanError::Ambiguous { san: written.to_string(), candidates })
                     }

@@ -44,6 +44,7 @@ use std::str::FromStr;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::{Color, Position};
+use tesseract_movegen::pgn::PgnGame;
 use tesseract_movegen::{MoveList, legal_moves_into};
 
 use crate::game::Game;
@@ -463,6 +464,87 @@ fn uniform_index(rng: &mut ChaCha8Rng, n: usize) -> usize {
             return (v % n) as usize;
         }
     }
+}
+
+/// A corpus of seeded game records, for benchmarks and tests of PGN readers: game `k` (for `k` in `games`)
+/// is the random playout of [`play_random`] from `start` with seed [`game_seed`]`(run_seed, k)`, capped at
+/// `max_plies`, written with the tags a game database has and, depending on `k % 4`, no annotations, a
+/// clock comment on every move (`{ [%clk 0:02:57] }`, as online servers write them), NAGs and comments
+/// every few moves, or a variation (another legal move, in the notation [`crate::san`] writes) at a random
+/// ply. A pure function of its arguments, like the playouts.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::start;
+/// use tesseract_search::playout::pgn_corpus;
+/// let games: Vec<_> = pgn_corpus(&start::chess(), 1, 0..8, 60).collect();
+/// assert_eq!(games.len(), 8);
+/// assert!(games.iter().all(|g| g.moves.len() <= 60 && g.tag("Round").is_some()));
+/// assert!(games[1].moves.iter().all(|m| m.comments.len() == 1));
+/// assert_eq!(games, pgn_corpus(&start::chess(), 1, 0..8, 60).collect::<Vec<_>>());
+/// ```
+pub fn pgn_corpus(
+    start: &Position,
+    run_seed: u64,
+    games: std::ops::Range<u64>,
+    max_plies: usize,
+) -> impl Iterator<Item = PgnGame> + '_ {
+    let mut playout = Playout::new(Policy::Random, Policy::Random).with_max_plies(max_plies);
+    games.map(move |k| {
+        let seed = game_seed(run_seed, k);
+        let (game, _) = playout.play_game(start, seed);
+        let mut pgn = game.rules().to_pgn();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5047_4e43_6f72_7075);
+        let elo = |rng: &mut ChaCha8Rng| (1200 + rng.next_u64() % 1600).to_string();
+        let (white_elo, black_elo) = (elo(&mut rng), elo(&mut rng));
+        for (name, value) in [
+            ("Event", "Seeded corpus".to_string()),
+            ("Site", "tesseract".to_string()),
+            ("Date", format!("2026.{:02}.{:02}", 1 + k % 12, 1 + k % 28)),
+            ("Round", (k + 1).to_string()),
+            ("White", format!("Random {}", rng.next_u64() % 1000)),
+            ("Black", format!("Random {}", rng.next_u64() % 1000)),
+            ("WhiteElo", white_elo),
+            ("BlackElo", black_elo),
+            ("TimeControl", "180+0".to_string()),
+        ] {
+            pgn.set_tag(name, &value);
+        }
+        let plies = pgn.moves.len();
+        match k % 4 {
+            1 => {
+                let mut clock = [180u64, 180];
+                for (i, m) in pgn.moves.iter_mut().enumerate() {
+                    let c = &mut clock[i % 2];
+                    *c = c.saturating_sub(rng.next_u64() % 6);
+                    m.comments.push(format!("[%clk {}:{:02}:{:02}]", *c / 3600, *c / 60 % 60, *c % 60));
+                }
+            }
+            2 => {
+                for m in pgn.moves.iter_mut() {
+                    match rng.next_u64() % 12 {
+                        0 => m.nags.push(1 + (rng.next_u64() % 6) as u8),
+                        1 => m.comments.push("a move worth a second look".to_string()),
+                        _ => {}
+                    }
+                }
+            }
+            3 if plies > 0 => {
+                let ply = (rng.next_u64() % plies as u64) as usize;
+                let mut pos = pgn.start.clone();
+                for m in &pgn.moves[..ply] {
+                    let _ = pos.make(m.mv);
+                }
+                let mut legal = MoveList::new();
+                legal_moves_into(&pos, &mut legal);
+                if let Some(&other) = legal.iter().find(|&&o| o != pgn.moves[ply].mv) {
+                    pgn.moves[ply].variations.push(tesseract_movegen::san::to_san(&pos, other));
+                }
+            }
+            _ => {}
+        }
+        pgn
+    })
 }
 
 /// Writes playout statistics as CSV (RFC 4180 through the `csv` crate: fields with commas, quotes or line
