@@ -916,9 +916,25 @@ pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter
     if node.checkers & node.checkers.wrapping_sub(1) != 0 {
         return;
     }
-    let to = filter.to.map_or(!0u64, |c| 1u64 << (c.index() & 63));
     let to_cell = pos.geometry().padded_to_cell_table();
     let mb = pos.mailbox();
+    // With a destination: the pieces that attack it now (a knight's leap, a slider's ray with the board's
+    // occupancy), whose one move there is legal when the check and pin masks allow it; a pawn, which moves
+    // otherwise than it attacks, has its moves generated when it stands where it could reach the cell.
+    let target = filter.to.map(|c| c.index() & 63);
+    // Only the lookups the filter's piece needs: a slider table entry is often a cache miss.
+    let attackers = target.map_or(!0, |q| match filter.role {
+        Some(Role::Knight) => t.knight[q],
+        Some(Role::Bishop) => t.bishop(q, node.occ),
+        Some(Role::Rook) => t.rook(q, node.occ),
+        Some(Role::Queen) => t.bishop(q, node.occ) | t.rook(q, node.occ),
+        Some(_) => 0,
+        None => {
+            t.knight[q] & bb.by_role(Role::Knight)
+                | t.bishop(q, node.occ) & (bb.by_role(Role::Bishop) | bb.by_role(Role::Queen))
+                | t.rook(q, node.occ) & (bb.by_role(Role::Rook) | bb.by_role(Role::Queen))
+        }
+    });
     for &p in pos.piece_list(node.us) {
         let p = p as usize;
         let role = mailbox::role(mb[p]);
@@ -926,30 +942,31 @@ pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter
         if role == Role::King || !filter.picks(role, cell(s)) {
             continue;
         }
-        let reach = match role {
-            Role::Knight => t.knight[s],
-            Role::Bishop => t.bishop_empty[s],
-            Role::Rook => t.rook_empty[s],
-            Role::Queen => t.bishop_empty[s] | t.rook_empty[s],
-            // The captures, the push and the double step.
-            _ => {
+        match (role, target) {
+            (Role::YPawn, Some(q)) => {
                 let ahead = |steps: isize| {
                     let q = s as isize + steps * if node.us == Color::White { 8 } else { -8 };
                     if (0..64).contains(&q) { 1u64 << q } else { 0 }
                 };
-                t.pawn_attacks[node.us.index()][s] | ahead(1) | ahead(2)
+                // The captures, the push and the double step.
+                if (t.pawn_attacks[node.us.index()][s] | ahead(1) | ahead(2)) & (1 << q) != 0 {
+                    let start = list.len();
+                    node.pawn_moves::<AllMoves, _>(s, list);
+                    filter.keep_tail(list, start);
+                }
             }
-        };
-        if reach & to == 0 {
-            continue;
+            (_, Some(q)) => {
+                let knight_pinned = role == Role::Knight && node.pinned & (1 << s) != 0;
+                if attackers & (1 << s) != 0 && !knight_pinned && node.piece_mask::<AllMoves>(s) & (1 << q) != 0 {
+                    list.push(Move::new(cell(s), cell(q)));
+                }
+            }
+            (_, None) => match role {
+                Role::Knight => node.knight_moves::<AllMoves, _>(s, list),
+                Role::YPawn => node.pawn_moves::<AllMoves, _>(s, list),
+                _ => node.slider_moves::<AllMoves, _>(s, role, list),
+            },
         }
-        let start = list.len();
-        match role {
-            Role::Knight => node.knight_moves::<AllMoves, _>(s, list),
-            Role::YPawn => node.pawn_moves::<AllMoves, _>(s, list),
-            _ => node.slider_moves::<AllMoves, _>(s, role, list),
-        }
-        filter.keep_tail(list, start);
     }
 }
 

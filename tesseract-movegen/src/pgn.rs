@@ -683,8 +683,16 @@ struct Lexer<'a> {
     line: usize,
 }
 
+/// The words of `text` separated by single spaces.
 fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 fn is_symbol_start(b: u8) -> bool {
@@ -831,6 +839,9 @@ impl<'a> Lexer<'a> {
 /// otherwise: 16 MiB, as much as the whole files the workspace's `play` example reads, far more than any
 /// annotated game needs.
 pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
+
+/// The largest buffer a [`PgnReader`] keeps for the next game's text when a game is done (64 KiB).
+const SPARE_BYTES: usize = 64 << 10;
 
 /// The byte-order mark of UTF-8, read as white space before any game and between tokens.
 const BOM: &[u8] = "\u{feff}".as_bytes();
@@ -1060,6 +1071,8 @@ pub struct PgnReader<R> {
     splitter: Splitter,
     /// The text of the game being read (none while an over-long one is read past).
     chunk: Vec<u8>,
+    /// An empty buffer kept from the last game's text, so that reading a game allocates no new one.
+    spare: Vec<u8>,
     /// The line `chunk` starts on.
     first_line: usize,
     /// Where the current line starts in `chunk`.
@@ -1085,6 +1098,7 @@ impl<R: BufRead> PgnReader<R> {
             source,
             splitter: Splitter::new(),
             chunk: Vec::new(),
+            spare: Vec::new(),
             first_line: 1,
             line_start: 0,
             skipping: false,
@@ -1130,6 +1144,11 @@ impl<R: BufRead> PgnReader<R> {
         self.line_start = 0;
         if !chunk.iter().all(u8::is_ascii_whitespace) {
             self.parse_chunk(&String::from_utf8_lossy(&chunk), first);
+        }
+        // Kept for the next game, unless a long game made it large.
+        if chunk.capacity() <= SPARE_BYTES {
+            self.spare = chunk;
+            self.spare.clear();
         }
     }
 
@@ -1205,7 +1224,9 @@ impl<R: BufRead> PgnReader<R> {
             return;
         }
         if cut == Some(Cut::BeforeLine) {
-            let rest = self.chunk.split_off(self.line_start);
+            let mut rest = std::mem::take(&mut self.spare);
+            rest.extend_from_slice(&self.chunk[self.line_start..]);
+            self.chunk.truncate(self.line_start);
             self.end_chunk(rest, line);
         }
         if self.chunk.len() > self.max_game_bytes {
@@ -1218,7 +1239,8 @@ impl<R: BufRead> PgnReader<R> {
             self.skipping = cut != Some(Cut::AfterLine);
             self.first_line = line;
         } else if cut == Some(Cut::AfterLine) {
-            self.end_chunk(Vec::new(), line);
+            let rest = std::mem::take(&mut self.spare);
+            self.end_chunk(rest, line);
         }
     }
 }
@@ -1317,7 +1339,9 @@ impl<'a> Parser<'a> {
         };
         let tag_result = find("Result").and_then(GameResult::parse).filter(|r| *r != GameResult::Unknown);
         let comments = if tags.is_empty() { leading } else { Vec::new() };
-        let mut game = PgnGame { tags, start, comments, moves: Vec::new(), result: GameResult::Unknown };
+        // Room for a game of usual length, so that reading one rarely grows the list.
+        let moves = Vec::with_capacity(96);
+        let mut game = PgnGame { tags, start, comments, moves, result: GameResult::Unknown };
         let mut pos = game.start.clone();
         let long = pos.shape().dims() != 2;
         let mut termination = None;
