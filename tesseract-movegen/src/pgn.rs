@@ -1080,10 +1080,99 @@ pub struct PgnReader<R> {
     /// An over-long game is being read past.
     skipping: bool,
     max_game_bytes: usize,
-    pending: VecDeque<Result<PgnGame, PgnError>>,
+    pending: VecDeque<Pending>,
     games: usize,
     keep_variations: bool,
+    /// Game texts are queued unparsed (for [`PgnReader::parallel`]) rather than parsed as they end.
+    defer: bool,
     done: bool,
+}
+
+/// What a [`PgnReader`] has ready: a game read (or an error), or in deferred mode a game's text to parse.
+enum Pending {
+    Done(Result<PgnGame, PgnError>),
+    Text { text: Vec<u8>, first_line: usize },
+}
+
+/// Parses the games in one game's text (usually one; several when untagged games share it), numbering
+/// them from `first_game`, into `out`; returns how many.
+fn parse_text(
+    text: &[u8],
+    first_line: usize,
+    first_game: usize,
+    keep_variations: bool,
+    out: &mut impl Extend<Pending>,
+) -> usize {
+    let text = String::from_utf8_lossy(text);
+    let mut parser = Parser { lex: Lexer::new(&text, first_line), peeked: None, keep_variations };
+    let mut count = 0;
+    loop {
+        let game = first_game + count;
+        match parser.game(game) {
+            Ok(None) => break,
+            Ok(Some(g)) => out.extend([Pending::Done(Ok(g))]),
+            Err(e) => {
+                out.extend([Pending::Done(Err(e))]);
+                parser.skip_game();
+            }
+        }
+        count += 1;
+    }
+    count
+}
+
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// A source of PGN text read from a file: the file itself, or its decompressed text.
+pub type PgnSource = Box<dyn BufRead + Send>;
+
+/// A reader of the PGN file at `path`, plain or zstd-compressed (`.pgn.zst`, as the open game databases
+/// publish their monthly files; told by its first bytes, not its name), decompressed as it is read with the
+/// `zstd` feature. Memory stays bounded whatever the file's size.
+///
+/// # Errors
+/// The error of opening or reading the file's first bytes; a compressed file without the `zstd` feature is
+/// an error of kind [`std::io::ErrorKind::Unsupported`] that says so.
+///
+/// # Examples
+/// ```
+/// # fn main() -> std::io::Result<()> {
+/// let path = std::env::temp_dir().join(format!("tesseract-open-doc-{}.pgn", std::process::id()));
+/// std::fs::write(&path, "1. e4 e5 *\n")?;
+/// let games: Vec<_> = tesseract_movegen::pgn::open(&path)?.collect();
+/// assert_eq!(games.len(), 1);
+/// std::fs::remove_file(&path)
+/// # }
+/// ```
+pub fn open(path: &std::path::Path) -> std::io::Result<PgnReader<PgnSource>> {
+    decompressed(std::fs::File::open(path)?)
+}
+
+/// A reader of the PGN text in `source`, plain or zstd-compressed (told by its first bytes), as [`open`]
+/// reads a file: for a file the caller opened (to count its bytes for a progress bar, say) or a stream.
+///
+/// # Errors
+/// As [`open`].
+pub fn decompressed(source: impl std::io::Read + Send + 'static) -> std::io::Result<PgnReader<PgnSource>> {
+    let mut source = std::io::BufReader::with_capacity(1 << 16, source);
+    let compressed = source.fill_buf()?.starts_with(&ZSTD_MAGIC);
+    let source: PgnSource = if compressed {
+        #[cfg(feature = "zstd")]
+        {
+            Box::new(std::io::BufReader::with_capacity(1 << 16, zstd::stream::read::Decoder::with_buffer(source)?))
+        }
+        #[cfg(not(feature = "zstd"))]
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "a zstd-compressed file: reading it needs the `zstd` feature of tesseract-movegen",
+            ));
+        }
+    } else {
+        Box::new(source)
+    };
+    Ok(PgnReader::new(source))
 }
 
 /// Reads the games of a PGN text (see [`PgnReader`]).
@@ -1106,6 +1195,7 @@ impl<R: BufRead> PgnReader<R> {
             pending: VecDeque::new(),
             games: 0,
             keep_variations: true,
+            defer: false,
             done: false,
         }
     }
@@ -1142,30 +1232,18 @@ impl<R: BufRead> PgnReader<R> {
         let chunk = std::mem::replace(&mut self.chunk, rest);
         let first = std::mem::replace(&mut self.first_line, next_line);
         self.line_start = 0;
-        if !chunk.iter().all(u8::is_ascii_whitespace) {
-            self.parse_chunk(&String::from_utf8_lossy(&chunk), first);
+        if chunk.iter().all(u8::is_ascii_whitespace) {
+            // Nothing to read.
+        } else if self.defer {
+            self.pending.push_back(Pending::Text { text: chunk, first_line: first });
+            return;
+        } else {
+            self.games += parse_text(&chunk, first, self.games + 1, self.keep_variations, &mut self.pending);
         }
         // Kept for the next game, unless a long game made it large.
         if chunk.capacity() <= SPARE_BYTES {
             self.spare = chunk;
             self.spare.clear();
-        }
-    }
-
-    fn parse_chunk(&mut self, text: &str, first_line: usize) {
-        let mut parser =
-            Parser { lex: Lexer::new(text, first_line), peeked: None, keep_variations: self.keep_variations };
-        loop {
-            let game = self.games + 1;
-            match parser.game(game) {
-                Ok(None) => break,
-                Ok(Some(g)) => self.pending.push_back(Ok(g)),
-                Err(e) => {
-                    self.pending.push_back(Err(e));
-                    parser.skip_game();
-                }
-            }
-            self.games = game;
         }
     }
 
@@ -1184,7 +1262,7 @@ impl<R: BufRead> PgnReader<R> {
                     ply: None,
                     kind: PgnErrorKind::Io(e.to_string()),
                 };
-                self.pending.push_back(Err(error));
+                self.pending.push_back(Pending::Done(Err(error)));
                 return;
             }
         };
@@ -1232,7 +1310,12 @@ impl<R: BufRead> PgnReader<R> {
         if self.chunk.len() > self.max_game_bytes {
             self.games += 1;
             let kind = PgnErrorKind::GameTooLong { max_bytes: self.max_game_bytes };
-            self.pending.push_back(Err(PgnError { game: self.games, line: self.first_line, ply: None, kind }));
+            self.pending.push_back(Pending::Done(Err(PgnError {
+                game: self.games,
+                line: self.first_line,
+                ply: None,
+                kind,
+            })));
             self.chunk = Vec::new();
             self.line_start = 0;
             // A game that ended on this line needs no reading past.
@@ -1250,14 +1333,115 @@ impl<R: BufRead> Iterator for PgnReader<R> {
 
     fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
         loop {
-            if let Some(r) = self.pending.pop_front() {
-                return Some(r);
+            match self.pending.pop_front() {
+                Some(Pending::Done(r)) => return Some(r),
+                Some(Pending::Text { text, first_line }) => {
+                    // Not queued outside deferred mode; parsed here all the same.
+                    let mut out = VecDeque::new();
+                    self.games += parse_text(&text, first_line, self.games + 1, self.keep_variations, &mut out);
+                    out.extend(self.pending.drain(..));
+                    self.pending = out;
+                    continue;
+                }
+                None => {}
             }
             if self.done {
                 return None;
             }
             self.read_some();
         }
+    }
+}
+
+/// The games of a [`PgnReader`] parsed on every core ([`PgnReader::parallel`]): the same items in the same
+/// order as the reader gives them, games numbered the same in errors.
+#[cfg(feature = "parallel")]
+pub struct ParallelGames<R> {
+    reader: PgnReader<R>,
+    ready: VecDeque<Result<PgnGame, PgnError>>,
+    /// Games (and errors) handed out or ready so far: the number of the next one, less one.
+    numbered: usize,
+}
+
+/// The text a batch of [`ParallelGames`] gathers before parsing it: 4 MiB.
+#[cfg(feature = "parallel")]
+const BATCH_BYTES: usize = 4 << 20;
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead> PgnReader<R> {
+    /// The same games, parsed on every core (rayon's pool): the text is split into games on the calling
+    /// thread, batches of about 4 MiB of games are parsed in parallel, and the results come out in the
+    /// order of the text. Memory stays bounded by a batch (and one game's cap), whatever the file's size.
+    /// For counting and filtering large files; the sequential reader is faster on one core.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::PgnReader;
+    /// let text = "1. e4 e5 *\n1. d4 Kd7 2. Ke3 *\n1. c4 c5 1/2-1/2\n";
+    /// let one: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    /// let all: Vec<_> = PgnReader::new(text.as_bytes()).parallel().collect();
+    /// assert_eq!(one, all);
+    /// assert_eq!(all[1].as_ref().unwrap_err().game, 2);
+    /// ```
+    pub fn parallel(mut self) -> ParallelGames<R> {
+        self.defer = true;
+        ParallelGames { reader: self, ready: VecDeque::new(), numbered: 0 }
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead> ParallelGames<R> {
+    /// Reads the next batch of game texts, parses them in parallel, and queues the results in order.
+    fn fill(&mut self) {
+        use rayon::prelude::*;
+        let reader = &mut self.reader;
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        while bytes < BATCH_BYTES {
+            match reader.pending.pop_front() {
+                Some(item) => {
+                    if let Pending::Text { text, .. } = &item {
+                        bytes += text.len();
+                    }
+                    batch.push(item);
+                }
+                None if reader.done => break,
+                None => reader.read_some(),
+            }
+        }
+        let keep = reader.keep_variations;
+        let parsed: Vec<Vec<Pending>> = batch
+            .into_par_iter()
+            .map(|item| match item {
+                Pending::Text { text, first_line } => {
+                    let mut out = Vec::new();
+                    parse_text(&text, first_line, 1, keep, &mut out);
+                    out
+                }
+                done => vec![done],
+            })
+            .collect();
+        for item in parsed.into_iter().flatten() {
+            self.numbered += 1;
+            if let Pending::Done(mut result) = item {
+                if let Err(e) = &mut result {
+                    e.game = self.numbered;
+                }
+                self.ready.push_back(result);
+            }
+        }
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead> Iterator for ParallelGames<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        if self.ready.is_empty() {
+            self.fill();
+        }
+        self.ready.pop_front()
     }
 }
 

@@ -497,3 +497,29 @@ fn a_game_over_the_cap_is_reported_and_the_next_one_read() {
     assert_eq!(games.len(), 500);
     assert!(games.iter().all(Result::is_ok));
 }
+
+/// The parallel reader gives the sequential reader's items in its order (games, errors and their
+/// numbers), on the python-chess corpus, on texts with bad and over-long games, and on texts of more
+/// than one batch.
+#[test]
+fn the_parallel_reader_gives_what_the_sequential_one_gives() {
+    let comment = "a long comment ".repeat(1000);
+    let bad = "1. e5 *\n1. e4 *\n[A \"b\"]\n1. Qh5 *\n1. d4 *\n1. e4 {open";
+    let long =
+        format!("[Event \"first\"]\n\n1. c4 *\n\n[Event \"long\"]\n\n1. e4 {{{comment}}} e5 *\n1. d4 Ke3 *\n1. g3 *\n");
+    let big = format!("{CORPUS}\n{bad}\n").repeat(1 + (5 << 20) / CORPUS.len());
+    for (name, text, cap) in [
+        ("corpus", CORPUS, usize::MAX),
+        ("bad games", bad, usize::MAX),
+        ("over the cap", &long, 4096),
+        ("big", &big, usize::MAX),
+    ] {
+        let sequential: Vec<_> =
+            PgnReader::new(BufReader::with_capacity(256, text.as_bytes())).max_game_bytes(cap).collect();
+        let parallel: Vec<_> =
+            PgnReader::new(BufReader::with_capacity(256, text.as_bytes())).max_game_bytes(cap).parallel().collect();
+        assert!(sequential.iter().any(Result::is_ok), "{name}");
+        assert_eq!(parallel.len(), sequential.len(), "{name}");
+        assert!(parallel == sequential, "{name}: the items differ");
+    }
+}
