@@ -220,7 +220,7 @@ fn read(args: &ReadArgs) -> Result<(), String> {
     let step = |tally: &mut Tally, game| {
         tally.add(game, args);
         let seen = tally.games + tally.errors;
-        if seen % 1024 == 0 {
+        if seen.is_multiple_of(1024) {
             bar.set_position(read.load(Ordering::Relaxed));
             let rate = seen as f64 / started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!("{seen} games, {rate:.0} games/s"));

@@ -1089,6 +1089,9 @@ pub struct PgnReader<R> {
 }
 
 /// What a [`PgnReader`] has ready: a game read (or an error), or in deferred mode a game's text to parse.
+/// (A game kept inline, as the queue held it before texts could wait in it: boxing it would cost an
+/// allocation a game.)
+#[allow(clippy::large_enum_variant)]
 enum Pending {
     Done(Result<PgnGame, PgnError>),
     Text { text: Vec<u8>, first_line: usize },
