@@ -94,6 +94,32 @@ impl Visitor for Shakmaty {
     }
 }
 
+/// pgn-reader reading the tags alone (kept, owned), its movetext skipped.
+struct TagsOnly;
+
+impl Visitor for TagsOnly {
+    type Tags = Vec<(Vec<u8>, Vec<u8>)>;
+    type Movetext = ();
+    type Output = Vec<(Vec<u8>, Vec<u8>)>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        tags.push((name.to_vec(), value.decode().into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, ()> {
+        ControlFlow::Break(tags)
+    }
+
+    fn end_game(&mut self, (): ()) -> Self::Output {
+        Vec::new()
+    }
+}
+
 /// Every game's moves in UCI, by pgn-reader and shakmaty.
 fn shakmaty_uci(text: &str) -> Vec<Vec<String>> {
     let mut reader = Reader::new(text.as_bytes());
@@ -160,6 +186,22 @@ fn read(c: &mut Criterion) {
             })
         });
     }
+    group.bench_function("tesseract PgnReader, tags only", |b| {
+        b.iter(|| {
+            let n = PgnReader::new(black_box(text.as_bytes())).read_movetext(false).filter(Result::is_ok).count();
+            assert_eq!(n, GAMES as usize);
+        })
+    });
+    group.bench_function("pgn-reader, tags only", |b| {
+        b.iter(|| {
+            let mut reader = Reader::new(black_box(text.as_bytes()));
+            let mut n = 0;
+            while let Some(tags) = reader.read_game(&mut TagsOnly).expect("reading from memory") {
+                n += usize::from(!tags.is_empty());
+            }
+            assert_eq!(n, GAMES as usize);
+        })
+    });
     group.finish();
 }
 

@@ -271,12 +271,22 @@ impl Variant {
         }
     }
 
+    /// The start of a game without a `[FEN]` tag, built once (a FEN parsed and checked) and then copied.
     fn start(self) -> Position {
-        match self {
-            Variant::Classic => start::chess(),
-            Variant::Chess960 => start::chess960(518).expect("518 is a Chess960 number"),
-            Variant::Tesseract => start::tesseract(start::Army::Standard),
-        }
+        static STARTS: std::sync::OnceLock<[Position; 3]> = std::sync::OnceLock::new();
+        let starts = STARTS.get_or_init(|| {
+            [
+                start::chess(),
+                start::chess960(518).expect("518 is a Chess960 number"),
+                start::tesseract(start::Army::Standard),
+            ]
+        });
+        starts[match self {
+            Variant::Classic => 0,
+            Variant::Chess960 => 1,
+            Variant::Tesseract => 2,
+        }]
+        .clone()
     }
 
     fn position(self, fen: &str) -> Result<Position, FromFenError> {
@@ -681,6 +691,8 @@ struct Lexer<'a> {
     text: &'a str,
     i: usize,
     line: usize,
+    /// Whether comments are kept (their text normalized); otherwise a comment token is empty.
+    comments: bool,
 }
 
 /// The words of `text` separated by single spaces.
@@ -704,8 +716,8 @@ fn is_symbol_char(b: u8) -> bool {
 }
 
 impl<'a> Lexer<'a> {
-    fn new(text: &'a str, first_line: usize) -> Lexer<'a> {
-        Lexer { text, i: 0, line: first_line }
+    fn new(text: &'a str, first_line: usize, comments: bool) -> Lexer<'a> {
+        Lexer { text, i: 0, line: first_line, comments }
     }
 
     /// The next token and its line, a lexing error and its line, or `None` at the end.
@@ -749,14 +761,14 @@ impl<'a> Lexer<'a> {
                 let body = &self.text[self.i..self.i + len];
                 self.line += body.bytes().filter(|&x| x == b'\n').count();
                 self.i += len + 1;
-                Tok::Comment(normalize(body))
+                Tok::Comment(if self.comments { normalize(body) } else { String::new() })
             }
             b';' => {
                 let len = b[self.i..].iter().position(|&x| x == b'\n').unwrap_or(b.len() - self.i);
                 let body = &self.text[self.i..self.i + len];
                 self.i += len;
                 // Written back in braces, which cannot hold a `}`.
-                Tok::Comment(normalize(&body.replace('}', " ")))
+                Tok::Comment(if self.comments { normalize(&body.replace('}', " ")) } else { String::new() })
             }
             b'"' => {
                 let mut value = String::new();
@@ -920,11 +932,14 @@ impl Splitter {
     /// the offset just past the last line end read (where the current line starts), if any.
     fn scan(&mut self, bytes: &[u8]) -> (usize, Option<Cut>, Option<usize>) {
         let mut line_start = None;
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
             if b == b'\n' {
                 self.end_word();
                 self.line += 1;
-                line_start = Some(i + 1);
+                line_start = Some(i);
                 if self.bom != 0 {
                     // The first bytes of a mark alone on their line: not white space.
                     self.seen_movetext = true;
@@ -939,16 +954,29 @@ impl Splitter {
                     self.ended = false;
                     self.seen_movetext = false;
                     self.depth = 0;
-                    return (i + 1, Some(Cut::AfterLine), line_start);
+                    return (i, Some(Cut::AfterLine), line_start);
                 }
                 continue;
             }
             let column0 = std::mem::replace(&mut self.column0, false);
             if self.in_comment {
-                self.in_comment = b != b'}';
+                // Straight to the comment's end or the line's, whichever comes first.
+                if b != b'}' {
+                    match bytes[i..].iter().position(|&c| c == b'}' || c == b'\n') {
+                        Some(k) if bytes[i + k] == b'}' => i += k + 1,
+                        Some(k) => {
+                            i += k;
+                            continue;
+                        }
+                        None => i = bytes.len(),
+                    }
+                }
+                self.in_comment = i == bytes.len() && bytes[i - 1] != b'}';
                 continue;
             }
             if self.skip_line {
+                // Straight to the line's end.
+                i += bytes[i..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - i);
                 continue;
             }
             if self.in_string {
@@ -977,7 +1005,7 @@ impl Splitter {
                     // A tag line: the rest of it is the tag's, not movetext.
                     self.skip_line = true;
                     if std::mem::take(&mut self.seen_movetext) {
-                        return (i + 1, Some(Cut::BeforeLine), line_start);
+                        return (i, Some(Cut::BeforeLine), line_start);
                     }
                     continue;
                 } else if b == b'%' && column0 {
@@ -1083,9 +1111,18 @@ pub struct PgnReader<R> {
     pending: VecDeque<Pending>,
     games: usize,
     keep_variations: bool,
+    /// Whether the movetext is read (moves resolved), or only the tags and the result.
+    movetext: bool,
     /// Game texts are queued unparsed (for [`PgnReader::parallel`]) rather than parsed as they end.
     defer: bool,
     done: bool,
+}
+
+/// What the parser reads of a game: variations' text, the movetext.
+#[derive(Copy, Clone, Debug)]
+struct ReadOptions {
+    keep_variations: bool,
+    movetext: bool,
 }
 
 /// What a [`PgnReader`] has ready: a game read (or an error), or in deferred mode a game's text to parse.
@@ -1103,11 +1140,11 @@ fn parse_text(
     text: &[u8],
     first_line: usize,
     first_game: usize,
-    keep_variations: bool,
+    options: ReadOptions,
     out: &mut impl Extend<Pending>,
 ) -> usize {
     let text = String::from_utf8_lossy(text);
-    let mut parser = Parser { lex: Lexer::new(&text, first_line), peeked: None, keep_variations };
+    let mut parser = Parser { lex: Lexer::new(&text, first_line, options.movetext), peeked: None, options };
     let mut count = 0;
     loop {
         let game = first_game + count;
@@ -1198,6 +1235,7 @@ impl<R: BufRead> PgnReader<R> {
             pending: VecDeque::new(),
             games: 0,
             keep_variations: true,
+            movetext: true,
             defer: false,
             done: false,
         }
@@ -1207,6 +1245,25 @@ impl<R: BufRead> PgnReader<R> {
     #[must_use]
     pub fn keep_variations(mut self, keep: bool) -> PgnReader<R> {
         self.keep_variations = keep;
+        self
+    }
+
+    /// Whether the moves are read (the default), or only the tags, the start position and the result: a
+    /// game then has no moves, comments or NAGs, and its moves are neither resolved nor checked (a game with
+    /// an illegal move reads without error), which makes a pass over a file's tags several times faster.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::{GameResult, PgnReader};
+    /// let text = "[White \"A\"]\n1. e4 Ke7 1-0\n[White \"B\"]\n1. d4 d5 (1... Nf6) *\n";
+    /// let games: Vec<_> = PgnReader::new(text.as_bytes()).read_movetext(false).map(Result::unwrap).collect();
+    /// assert_eq!(games.iter().map(|g| g.tag("White").unwrap()).collect::<Vec<_>>(), ["A", "B"]);
+    /// assert_eq!(games[0].result, GameResult::WhiteWins);
+    /// assert!(games.iter().all(|g| g.moves.is_empty()));
+    /// ```
+    #[must_use]
+    pub fn read_movetext(mut self, read: bool) -> PgnReader<R> {
+        self.movetext = read;
         self
     }
 
@@ -1230,6 +1287,10 @@ impl<R: BufRead> PgnReader<R> {
         self
     }
 
+    fn options(&self) -> ReadOptions {
+        ReadOptions { keep_variations: self.keep_variations, movetext: self.movetext }
+    }
+
     /// Parses the game text held (if any besides white space) and starts the next one on `next_line`.
     fn end_chunk(&mut self, rest: Vec<u8>, next_line: usize) {
         let chunk = std::mem::replace(&mut self.chunk, rest);
@@ -1241,7 +1302,7 @@ impl<R: BufRead> PgnReader<R> {
             self.pending.push_back(Pending::Text { text: chunk, first_line: first });
             return;
         } else {
-            self.games += parse_text(&chunk, first, self.games + 1, self.keep_variations, &mut self.pending);
+            self.games += parse_text(&chunk, first, self.games + 1, self.options(), &mut self.pending);
         }
         // Kept for the next game, unless a long game made it large.
         if chunk.capacity() <= SPARE_BYTES {
@@ -1341,7 +1402,7 @@ impl<R: BufRead> Iterator for PgnReader<R> {
                 Some(Pending::Text { text, first_line }) => {
                     // Not queued outside deferred mode; parsed here all the same.
                     let mut out = VecDeque::new();
-                    self.games += parse_text(&text, first_line, self.games + 1, self.keep_variations, &mut out);
+                    self.games += parse_text(&text, first_line, self.games + 1, self.options(), &mut out);
                     out.extend(self.pending.drain(..));
                     self.pending = out;
                     continue;
@@ -1412,13 +1473,13 @@ impl<R: BufRead> ParallelGames<R> {
                 None => reader.read_some(),
             }
         }
-        let keep = reader.keep_variations;
+        let options = reader.options();
         let parsed: Vec<Vec<Pending>> = batch
             .into_par_iter()
             .map(|item| match item {
                 Pending::Text { text, first_line } => {
                     let mut out = Vec::new();
-                    parse_text(&text, first_line, 1, keep, &mut out);
+                    parse_text(&text, first_line, 1, options, &mut out);
                     out
                 }
                 done => vec![done],
@@ -1451,7 +1512,7 @@ impl<R: BufRead> Iterator for ParallelGames<R> {
 struct Parser<'a> {
     lex: Lexer<'a>,
     peeked: Option<Lexed<'a>>,
-    keep_variations: bool,
+    options: ReadOptions,
 }
 
 impl<'a> Parser<'a> {
@@ -1487,7 +1548,9 @@ impl<'a> Parser<'a> {
         let mut leading = Vec::new();
         while let Some(Ok((Tok::Comment(_), _))) = self.peek() {
             if let Some(Ok((Tok::Comment(c), _))) = self.next() {
-                leading.push(c);
+                if self.options.movetext {
+                    leading.push(c);
+                }
             }
         }
         let Some(first) = self.peek() else { return Ok(None) };
@@ -1529,6 +1592,9 @@ impl<'a> Parser<'a> {
         // Room for a game of usual length, so that reading one rarely grows the list.
         let moves = Vec::with_capacity(96);
         let mut game = PgnGame { tags, start, comments, moves, result: GameResult::Unknown };
+        if !self.options.movetext {
+            return self.result_only(game, tag_result, number).map(Some);
+        }
         let mut pos = game.start.clone();
         let long = pos.shape().dims() != 2;
         let mut termination = None;
@@ -1548,9 +1614,10 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Period => {}
                 Tok::Open => {
-                    let raw = self.variation(line).map_err(|(kind, l)| err(l, ply, kind))?;
+                    let keep = self.options.keep_variations;
+                    let raw = self.variation(line, keep).map_err(|(kind, l)| err(l, ply, kind))?;
                     match game.moves.last_mut() {
-                        Some(m) if self.keep_variations => m.variations.push(raw),
+                        Some(m) if keep => m.variations.push(raw),
                         Some(_) => {}
                         None => return Err(err(line, ply, PgnErrorKind::VariationBeforeMove)),
                     }
@@ -1590,11 +1657,61 @@ impl<'a> Parser<'a> {
         Ok(Some(game))
     }
 
-    /// The raw text of a variation whose `(` was just read, up to its matching `)`.
-    fn variation(&mut self, open_line: usize) -> Result<String, (PgnErrorKind, usize)> {
+    /// The movetext of a game read without its moves ([`PgnReader::read_movetext`]): up to its result
+    /// outside variations (or the end of its text), which is the game's result unless its tags give one.
+    fn result_only(
+        &mut self,
+        mut game: PgnGame,
+        tag_result: Option<GameResult>,
+        number: usize,
+    ) -> Result<PgnGame, PgnError> {
+        let mut depth = 0usize;
+        let mut termination = None;
+        while let Some(t) = self.next() {
+            let (tok, line) = t.map_err(|(kind, line)| PgnError { game: number, line, ply: None, kind })?;
+            let unexpected = match tok {
+                Tok::Open => {
+                    depth += 1;
+                    None
+                }
+                Tok::Close => {
+                    depth = depth.saturating_sub(1);
+                    None
+                }
+                _ if depth > 0 => None,
+                Tok::Star => {
+                    termination = Some(GameResult::Unknown);
+                    break;
+                }
+                Tok::Symbol(s) => match GameResult::parse(s) {
+                    Some(r) => {
+                        termination = Some(r);
+                        break;
+                    }
+                    None => None,
+                },
+                Tok::LBracket => Some('['),
+                Tok::RBracket => Some(']'),
+                Tok::Str(_) => Some('"'),
+                _ => None,
+            };
+            if let Some(c) = unexpected {
+                return Err(PgnError { game: number, line, ply: None, kind: PgnErrorKind::Unexpected(c) });
+            }
+        }
+        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
+        Ok(game)
+    }
+
+    /// The raw text of a variation whose `(` was just read, up to its matching `)` (checked but not kept,
+    /// an empty text, unless `keep`).
+    fn variation(&mut self, open_line: usize, keep: bool) -> Result<String, (PgnErrorKind, usize)> {
         let mut raw = String::new();
         let mut depth = 1usize;
         let word = |raw: &mut String, w: &str, glue: bool| {
+            if !keep {
+                return;
+            }
             if !raw.is_empty() && !glue {
                 raw.push(' ');
             }
@@ -1621,6 +1738,7 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Symbol(s) => word(&mut raw, s, false),
                 Tok::Star => word(&mut raw, "*", false),
+                Tok::Nag(_) | Tok::Comment(_) if !keep => {}
                 Tok::Nag(n) => word(&mut raw, &format!("${n}"), false),
                 Tok::Comment(c) => {
                     let c = c.replace('}', "");

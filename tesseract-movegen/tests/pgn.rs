@@ -523,3 +523,56 @@ fn the_parallel_reader_gives_what_the_sequential_one_gives() {
         assert!(parallel == sequential, "{name}: the items differ");
     }
 }
+
+/// Without variations, a game is the full read's with its variations dropped; without movetext, its tags,
+/// start and result, no moves: on the python-chess corpus (nested variations, comments in them, set-up
+/// starts) and on a text whose second game has an illegal move (read without error when moves are not).
+#[test]
+fn variations_and_movetext_can_be_skipped() {
+    let text = format!(
+        "{CORPUS}\n[Event \"illegal\"]\n[Result \"0-1\"]\n\n1. e4 Ke7 (1... e5 2. Nf3) 0-1\n[Event \"last\"]\n\n1. d4 *\n"
+    );
+    let full: Vec<_> = read_games(&text).collect();
+    let plain: Vec<_> = PgnReader::new(text.as_bytes()).keep_variations(false).collect();
+    let tags: Vec<_> = PgnReader::new(text.as_bytes()).read_movetext(false).collect();
+    assert_eq!((plain.len(), tags.len()), (full.len(), full.len()));
+    assert!(full.iter().filter_map(|g| g.as_ref().ok()).any(|g| g.moves.iter().any(|m| !m.variations.is_empty())));
+    for (i, ((full, plain), tags)) in full.iter().zip(&plain).zip(&tags).enumerate() {
+        let tags = tags.as_ref().unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
+        match full {
+            Ok(full) => {
+                let mut without = full.clone();
+                without.moves.iter_mut().for_each(|m| m.variations.clear());
+                assert_eq!(plain.as_ref().unwrap(), &without, "game {}", i + 1);
+                assert_eq!(
+                    (&tags.tags, &tags.start, tags.result),
+                    (&full.tags, &full.start, full.result),
+                    "game {}",
+                    i + 1
+                );
+                assert!(tags.moves.is_empty());
+            }
+            Err(e) => {
+                assert_eq!(plain.as_ref().unwrap_err(), e);
+                assert_eq!(tags.tag("Event"), Some("illegal"));
+                assert_eq!(tags.result, GameResult::BlackWins);
+            }
+        }
+    }
+    assert!(full.iter().filter(|g| g.is_err()).count() == 1);
+}
+
+/// The games are the same however the source hands out its bytes (a comment, a tag line or a `;` comment
+/// cut anywhere by the end of a buffer).
+#[test]
+fn reading_in_small_pieces_gives_the_same_games() {
+    let text = format!(
+        "{CORPUS}\n[Event \"x\"]\n\n1. e4 {{ a comment\nover lines }} e5 ; to the end {{ of the line\n2. Nf3\n% a line\n*\n1. e4 e5 (1... c5 {{c}}) 1-0\n"
+    );
+    let whole: Vec<_> = read_games(&text).collect();
+    assert!(whole.len() > 100 && whole.iter().all(Result::is_ok));
+    for cap in [1, 2, 3, 7, 64, 4096] {
+        let pieces: Vec<_> = PgnReader::new(BufReader::with_capacity(cap, text.as_bytes())).collect();
+        assert!(pieces == whole, "buffers of {cap} bytes");
+    }
+}
