@@ -76,7 +76,7 @@ struct ReadArgs {
     /// Plies of each game that make its opening.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=200))]
     openings: u64,
-    /// How many openings to print, the most frequent first.
+    /// How many openings to print, the most frequent first (0: none, and no opening is written out).
     #[arg(long, default_value_t = 10)]
     top: usize,
     /// Keep only the games with this tag value (NAME=VALUE; repeat for several, all must hold).
@@ -188,11 +188,13 @@ impl Tally {
         }
         self.games += 1;
         *self.results.entry(game.result).or_default() += 1;
-        let plies = game.moves.len().min(args.openings as usize);
-        let moves: Vec<_> = game.moves[..plies].iter().map(|m| m.mv).collect();
-        // The moves were checked legal as they were read.
-        let opening = san::numbered(&game.start, &moves).unwrap_or_default();
-        *self.openings.entry(opening).or_default() += 1;
+        if args.top > 0 {
+            let plies = game.moves.len().min(args.openings as usize);
+            let moves: Vec<_> = game.moves[..plies].iter().map(|m| m.mv).collect();
+            // The moves were checked legal as they were read.
+            let opening = san::numbered(&game.start, &moves).unwrap_or_default();
+            *self.openings.entry(opening).or_default() += 1;
+        }
         if args.out.is_some() {
             self.kept.push(game);
         }

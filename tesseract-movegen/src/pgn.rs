@@ -1427,14 +1427,14 @@ pub struct ParallelGames<R> {
     numbered: usize,
 }
 
-/// The text a batch of [`ParallelGames`] gathers before parsing it: 4 MiB.
+/// The text a batch of [`ParallelGames`] gathers before parsing it: 1 MiB.
 #[cfg(feature = "parallel")]
-const BATCH_BYTES: usize = 4 << 20;
+const BATCH_BYTES: usize = 1 << 20;
 
 #[cfg(feature = "parallel")]
 impl<R: BufRead> PgnReader<R> {
     /// The same games, parsed on every core (rayon's pool): the text is split into games on the calling
-    /// thread, batches of about 4 MiB of games are parsed in parallel, and the results come out in the
+    /// thread, batches of about 1 MiB of games are parsed in parallel, and the results come out in the
     /// order of the text. Memory stays bounded by a batch (and one game's cap), whatever the file's size.
     /// For counting and filtering large files; the sequential reader is faster on one core.
     ///

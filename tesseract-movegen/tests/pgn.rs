@@ -507,7 +507,7 @@ fn the_parallel_reader_gives_what_the_sequential_one_gives() {
     let bad = "1. e5 *\n1. e4 *\n[A \"b\"]\n1. Qh5 *\n1. d4 *\n1. e4 {open";
     let long =
         format!("[Event \"first\"]\n\n1. c4 *\n\n[Event \"long\"]\n\n1. e4 {{{comment}}} e5 *\n1. d4 Ke3 *\n1. g3 *\n");
-    let big = format!("{CORPUS}\n{bad}\n").repeat(1 + (5 << 20) / CORPUS.len());
+    let big = format!("{CORPUS}\n{bad}\n").repeat(1 + (2 << 20) / CORPUS.len());
     for (name, text, cap) in [
         ("corpus", CORPUS, usize::MAX),
         ("bad games", bad, usize::MAX),
