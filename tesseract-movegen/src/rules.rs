@@ -191,7 +191,15 @@ pub trait Legal {
 
 impl Legal for Position {
     fn is_legal(&self, m: Move) -> bool {
-        legal_moves(self).contains(&m)
+        // The moves of the one piece between the two cells, not the whole list.
+        let g = self.geometry();
+        if !g.contains(m.from) || !g.contains(m.to) {
+            return false;
+        }
+        let mut list = crate::MoveList::new();
+        let filter = crate::MoveFilter { role: None, from: Some(m.from), to: Some(m.to) };
+        crate::legal_moves_matching(self, &filter, &mut list);
+        list.contains(&m)
     }
 
     fn play(&mut self, m: Move) -> Result<Undo, MoveError> {

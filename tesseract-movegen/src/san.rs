@@ -423,10 +423,11 @@ impl San {
                             // A pawn names its file when it captures: without one, it moves straight.
                             && (role != Role::YPawn || file.is_some() || g.coord(m.from, 0) == tf)
                 });
-                let exact: Vec<Move> = candidates.iter().copied().filter(|m| m.promotion == promotion).collect();
-                match exact[..] {
-                    [m] => Ok(m),
-                    [] if candidates.is_empty() => {
+                let mut exact = candidates.iter().copied().filter(|m| m.promotion == promotion);
+                let (first, second) = (exact.next(), exact.next());
+                match (first, second) {
+                    (Some(m), None) => Ok(m),
+                    (None, _) if candidates.is_empty() => {
                         let name = role.name_in(2);
                         let square = g.cell_name(to);
                         Err(illegal(if file.is_some() || rank.is_some() {
@@ -435,16 +436,19 @@ impl San {
                             format!("no {name} can move to {square}")
                         }))
                     }
-                    [] => Err(illegal(match promotion {
+                    (None, _) => Err(illegal(match promotion {
                         None => "the move promotes: add the promotion piece (=Q, =R, =B or =N)".into(),
                         Some(_) if candidates.iter().all(|m| m.promotion.is_none()) => {
                             "the move does not promote".into()
                         }
                         Some(_) => "that promotion piece is not allowed here".into(),
                     })),
-                    _ => {
-                        let mut candidates: Vec<String> =
-                            exact.iter().map(|&m| TextMove::from_move(m, pos).to_string()).collect();
+                    (Some(_), Some(_)) => {
+                        let mut candidates: Vec<String> = candidates
+                            .iter()
+                            .filter(|m| m.promotion == promotion)
+                            .map(|&m| TextMove::from_move(m, pos).to_string())
+                            .collect();
                         candidates.sort();
                         Err(SanError::Ambiguous { san: written.to_string(), candidates })
                     }
