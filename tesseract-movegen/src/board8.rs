@@ -916,6 +916,47 @@ pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter
     if node.checkers & node.checkers.wrapping_sub(1) != 0 {
         return;
     }
+    // A kind and a destination (what SAN names): the pieces of that kind that reach it, from the bitboards.
+    if let (Some(role), Some(to), None) = (filter.role, filter.to, filter.from) {
+        if role != Role::King {
+            let q = to.index() & 63;
+            let ours = node.ours & bb.by_role(role);
+            let mut from = match role {
+                Role::Knight => t.knight[q] & ours & !node.pinned,
+                Role::Bishop => t.bishop(q, node.occ) & ours,
+                Role::Rook => t.rook(q, node.occ) & ours,
+                Role::Queen => (t.bishop(q, node.occ) | t.rook(q, node.occ)) & ours,
+                // Kinds that 8×8 does not have.
+                Role::Unicorn | Role::Dragon | Role::WPawn | Role::King => 0,
+                Role::YPawn => {
+                    // A pawn: a capture from the cells whose pawns attack `to`, a push from one or two
+                    // cells behind it (its own moves then decide).
+                    let behind = |steps: isize| {
+                        let c = q as isize - steps * if node.us == Color::White { 8 } else { -8 };
+                        if (0..64).contains(&c) { 1u64 << c } else { 0 }
+                    };
+                    let cands = (t.pawn_attacks[node.them.index()][q] | behind(1) | behind(2)) & ours;
+                    let mut pawns = cands;
+                    while pawns != 0 {
+                        let s = pawns.trailing_zeros() as usize;
+                        pawns &= pawns - 1;
+                        let start = list.len();
+                        node.pawn_moves::<AllMoves, _>(s, list);
+                        filter.keep_tail(list, start);
+                    }
+                    0
+                }
+            };
+            while from != 0 {
+                let s = from.trailing_zeros() as usize;
+                from &= from - 1;
+                if node.piece_mask::<AllMoves>(s) & (1 << q) != 0 {
+                    list.push(Move::new(cell(s), to));
+                }
+            }
+        }
+        return;
+    }
     let to_cell = pos.geometry().padded_to_cell_table();
     let mb = pos.mailbox();
     // With a destination: the pieces that attack it now (a knight's leap, a slider's ray with the board's

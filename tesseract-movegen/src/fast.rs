@@ -739,10 +739,11 @@ impl MoveFilter {
     }
 }
 
-/// Appends to `list` the legal moves of `pos` that `filter` keeps, in the order of [`legal_moves_into`]:
-/// only the pieces the filter names are generated, and on 8×8 only those that could reach its `to` cell
-/// on an empty board, so that finding the move a notation names (`Nf3`: the knights that reach f3) costs
-/// a few pieces rather than the whole list. Checks and pins are found once, as for the whole list.
+/// Appends to `list` the legal moves of `pos` that `filter` keeps: the moves of [`legal_moves_into`] that
+/// pass it, in an order of their own. Only the pieces the filter names are generated, and on 8×8 with a
+/// kind and a destination only those that attack the destination (by the attack tables), so that finding
+/// the move a notation names (`Nf3`: the knights that reach f3) costs a few pieces rather than the whole
+/// list. Checks and pins are found once, as for the whole list.
 ///
 /// # Examples
 /// ```
