@@ -474,7 +474,8 @@ class Game(GameNode):
         errors = f", {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}" if self.errors else ""
         moves = len(self._record) if self._record is not None else 0
         return (
-            f"<Game ({headers.get('White', '?')!r} vs. {headers.get('Black', '?')!r}, {moves} moves, "
+            f"<Game ({headers.get('White', '?')!r} vs. {headers.get('Black', '?')!r}, "
+            f"{moves} move{'s' if moves != 1 else ''}, "
             f"{self.result}{errors})>"
         )
 
