@@ -23,6 +23,7 @@
 //! - **The GIL is released** (`Python::detach`) for perft, divide and the engine, on a copy of the
 //!   position, so that the board is not borrowed meanwhile; the work runs on a thread of its own while the
 //!   calling thread runs Python's signal handlers every 20 ms, so that Ctrl-C interrupts it (`interrupt`).
+//!   A PGN stream reads each chunk of its file with the GIL and reads the chunk's games without it.
 //! - **No `extension-module` feature**: deprecated in PyO3 0.30, since maturin (1.9.4 and later) tells
 //!   PyO3 itself not to link libpython. The crate is an ordinary workspace member: `cargo clippy` checks
 //!   it, and it has no Rust test target (a test binary would need libpython); its tests are Python's.
