@@ -490,9 +490,15 @@ def test_headers_comments_and_nags_are_written_as_changed():
 def test_a_game_too_long_is_read_past():
     text = '[Event "long"]\n\n1. e4 { ' + "word " * (17 << 18) + "} e5 *\n\n[Event \"after\"]\n\n1. d4 *\n"
     games = list(tpgn.read_games(io.StringIO(text)))
-    assert [len(g.errors) for g in games] == [1, 0]
+    handle = io.StringIO(text.replace("{ word", "{\nword").replace("word word ", "word\nword "))
+    assert [tpgn.read_game(handle), tpgn.read_game(handle), tpgn.read_game(handle)][2] is None
+    handle.seek(0)
+    games += [tpgn.read_game(handle), tpgn.read_game(handle)]
+    assert [len(g.errors) for g in games] == [1, 0, 1, 0]
     assert isinstance(games[0].errors[0], tesseract.PgnError) and "longer than" in str(games[0].errors[0])
-    assert games[1].headers["Event"] == "after" and [m.uci() for m in games[1].mainline_moves()] == ["d2d4"]
+    for good in games[1::2]:
+        assert good.headers["Event"] == "after" and [m.uci() for m in good.mainline_moves()] == ["d2d4"]
+    assert "the most read_game holds" in str(games[2].errors[0])
 
 
 def test_random_pgn_text_never_crashes():

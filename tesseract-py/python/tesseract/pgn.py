@@ -97,6 +97,9 @@ _ROSTER_DEFAULTS = {
     "Result": "*",
 }
 _TAG_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+#=:-]*\Z")
+_MAX_GAME_CHARS = 1 << 24
+"""The longest game text ``read_game`` holds (16 Mi characters, as ``read_games`` holds 16 MiB): a longer
+game is reported and read past."""
 
 _Item = Tuple[Optional[PgnRecord], Optional[List[Tuple[str, str]]], Optional[ValueError]]
 
@@ -534,12 +537,14 @@ def _take_leftover(handle: Any) -> Optional[_Leftover]:
     return leftover
 
 
-def _game_text(handle: TextIO, pending: Optional[str]) -> Tuple[str, Optional[str], bool]:
-    """One game's lines, read with ``readline()`` (``pending`` first, if any): the text, the next game's
-    first line if it had to be read (a tag line right after movetext, when the file could not be moved
-    back before it), and whether the file ended."""
+def _game_text(handle: TextIO, pending: Optional[str]) -> Tuple[Optional[str], Optional[str], bool]:
+    """One game's lines, read with ``readline()`` (``pending`` first, if any): the text (None for a game
+    longer than ``_MAX_GAME_CHARS``, read past), the next game's first line if it had to be read (a tag
+    line right after movetext, when the file could not be moved back before it), and whether the file
+    ended."""
     cut = PgnLineCut()
     lines: List[str] = []
+    size = 0
     mark: Optional[int] = None
     line = pending if pending is not None else handle.readline()
     if not isinstance(line, str):
@@ -549,16 +554,29 @@ def _game_text(handle: TextIO, pending: Optional[str]) -> Tuple[str, Optional[st
     while line:
         state = cut.feed(line)
         if state == 2:
-            if mark is not None and _seek(handle, mark):
-                return "".join(lines), None, False
-            return "".join(lines), line, False
-        lines.append(line)
+            next_line = None if mark is not None and _seek(handle, mark) else line
+            return (None if size > _MAX_GAME_CHARS else "".join(lines)), next_line, False
+        size += len(line)
+        if size <= _MAX_GAME_CHARS:
+            lines.append(line)
+        else:
+            lines.clear()
         if state == 1:
-            return "".join(lines), None, False
+            return (None if size > _MAX_GAME_CHARS else "".join(lines)), None, False
         # After a blank line in the movetext, a tag line may come next: where it starts, to go back there.
         mark = _tell(handle) if line.isspace() and cut.in_movetext else None
         line = handle.readline()
-    return "".join(lines), None, True
+    return (None if size > _MAX_GAME_CHARS else "".join(lines)), None, True
+
+
+def _too_long() -> Game:
+    """A game whose text was too long to hold, with its error."""
+    error = PgnError(
+        f"line 1 of the game: the game's text is longer than {_MAX_GAME_CHARS} characters, the most "
+        "read_game holds: read past it to the next game"
+    )
+    error.game, error.line, error.ply = None, 1, None  # type: ignore[attr-defined]
+    return Game._wrap(None, None, error)
 
 
 def read_game(handle: TextIO) -> Optional[Game]:
@@ -571,7 +589,8 @@ def read_game(handle: TextIO) -> Optional[Game]:
     be read (a game without a result right before the next one's tags), the file is moved back before it
     when it can be (``seek``), else the line is kept for the next ``read_game`` of this file. A bad game is
     returned with its error in ``game.errors`` (lines counted from the game's first, blank lines before
-    it left out); the next call reads on.
+    it left out); the next call reads on. A game's text is held while it is read, up to 16 Mi characters:
+    a longer game is returned with a PgnError, read past without being kept.
     """
     leftover = _take_leftover(handle)
     pending: Optional[str] = None
@@ -584,7 +603,10 @@ def read_game(handle: TextIO) -> Optional[Game]:
         pending = leftover.line
     while True:
         text, pending, eof = _game_text(handle, pending)
-        games = deque(starmap(Game._wrap, pgn_parse(text))) if text else deque()
+        if text is None:
+            games = deque([_too_long()])
+        else:
+            games = deque(starmap(Game._wrap, pgn_parse(text))) if text else deque()
         if games:
             game = games.popleft()
             if games or pending is not None:
