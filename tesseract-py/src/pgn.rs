@@ -907,9 +907,10 @@ impl PgnLineCut {
         PgnLineCut { cutter: Cutter::new() }
     }
 
-    /// Takes the game's next line (with its line end, as `readline()` gives it).
-    fn feed(&mut self, line: &str) -> u8 {
-        match self.cutter.scan(line.as_bytes()).1 {
+    /// Takes the game's next line (with its line end, as `readline()` gives it; characters that are not
+    /// valid Unicode, such as a file's `surrogateescape` bytes, read as U+FFFD).
+    fn feed(&mut self, line: &Bound<'_, PyString>) -> u8 {
+        match self.cutter.scan(line.to_string_lossy().as_bytes()).1 {
             None => 0,
             Some(Cut::After) => 1,
             Some(Cut::Before) => 2,
@@ -928,9 +929,10 @@ impl PgnLineCut {
 /// instance: IllegalMoveError, AmbiguousMoveError, InvalidMoveError, FenError or PgnError, with `game`,
 /// `line` and `ply` attributes, lines counted from the text's first) and either the record salvaged (the
 /// tags, the start and the moves before the error) or, when the start could not be read, None and the tags
-/// read.
+/// read. Characters that are not valid Unicode (a file's `surrogateescape` bytes) read as U+FFFD.
 #[pyfunction]
-pub(crate) fn pgn_parse(py: Python<'_>, text: &str) -> PyResult<Vec<PyItem>> {
+pub(crate) fn pgn_parse(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Vec<PyItem>> {
+    let text = text.to_string_lossy();
     let items = stack::ample(|| parse_text(text.as_bytes(), Origin::Game));
     items.into_iter().map(|item| item_to_py(py, item)).collect()
 }

@@ -520,5 +520,8 @@ def test_random_pgn_text_never_crashes():
             assert all(isinstance(e, ValueError) for e in game.errors)
     raw = bytes(rng.randrange(256) for _ in range(20000))
     list(tpgn.read_games(io.BytesIO(raw)))
+    escaped = io.StringIO((b'[Event "\xff"]\n\n1. e4 {\xfe} *\n'.decode("utf-8", "surrogateescape")))
+    game = tpgn.read_game(escaped)
+    assert set(game.headers["Event"]) == set(game.mainline()[0].comment) == {"\ufffd"}
     with pytest.raises(TypeError):
         list(tpgn.read_games(42))
