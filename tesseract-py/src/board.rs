@@ -8,11 +8,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use tesseract_board::fen::CastlingNotation;
 use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove, start};
+use tesseract_movegen::san::{self, SanPlus};
 use tesseract_movegen::{Claims, Legal, PerftTable, divide_parallel_with_stop, divide_with_stop, legal_moves};
 use tesseract_search::{Game, game_ply};
 
 use crate::cells::cell_arg;
-use crate::errors::{InvalidMoveError, check_fen_len, check_move_len, fen_error, move_error, text_move_error};
+use crate::errors::{
+    InvalidMoveError, check_fen_len, check_move_len, fen_error, move_error, san_error, text_move_error,
+};
 use crate::moves::{PyMove, PyPiece};
 use crate::outcome::Outcome;
 use crate::{interrupt, stack};
@@ -41,8 +44,17 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    fn from_position(pos: Position) -> Board {
+    pub(crate) fn from_position(pos: Position) -> Board {
         Board { game: Game::new(pos, 0), stack: Vec::new() }
+    }
+
+    /// The board of a game: `start`, then `moves` played (each checked).
+    pub(crate) fn with_moves(start: Position, moves: impl IntoIterator<Item = Move>) -> PyResult<Board> {
+        let mut board = Board::from_position(start);
+        for m in moves {
+            board.play(m)?;
+        }
+        Ok(board)
     }
 
     pub(crate) fn pos(&self) -> &Position {
@@ -99,8 +111,14 @@ impl Board {
         stack::ample(|| self.pos().resolve(&parsed)).map_err(|e| move_error(&e))
     }
 
-    /// Plays a legal move (already checked).
-    fn play(&mut self, m: Move) -> PyResult<PyMove> {
+    /// Parses and resolves a move in algebraic notation (SAN in 2D, the long form elsewhere).
+    fn parse_algebraic(&self, text: &str) -> PyResult<Move> {
+        check_move_len(text)?;
+        stack::ample(|| san::parse_move(self.pos(), text)).map_err(|e| san_error(&e))
+    }
+
+    /// Plays a legal move (checked again by the game).
+    pub(crate) fn play(&mut self, m: Move) -> PyResult<PyMove> {
         let entry = PyMove::new(m, self.pos());
         stack::ample(|| self.game.play(m)).map_err(|e| move_error(&e))?;
         self.stack.push(entry.clone());
@@ -334,6 +352,38 @@ impl Board {
     /// Plays the move a text names and returns it; raises as `parse_uci`, the board unchanged then.
     fn push_uci(&mut self, text: String) -> PyResult<PyMove> {
         let m = self.parse(&text)?;
+        self.play(m)
+    }
+
+    /// The move in standard algebraic notation with its check mark, as python-chess writes it (`Nf3`,
+    /// `exd6`, `O-O`, `e8=Q+`, `Qxf7#`); on boards of one, three and four axes the readable long form
+    /// (`Y2213-2313`, `N3111-4131`, `R2-3`). The move is a Move or a move text.
+    ///
+    /// Raises InvalidMoveError or IllegalMoveError when it is not a legal move here, TypeError for any
+    /// other kind of value.
+    fn san(&self, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.resolve(mv)?;
+        let written = stack::ample(|| SanPlus::try_from_move(self.pos(), m)).map_err(|e| san_error(&e))?;
+        Ok(written.to_string())
+    }
+
+    /// The legal move a text in algebraic notation names here: SAN in 2D as python-chess reads it (check
+    /// marks and `!`/`?` annotations allowed, `0-0`, promotions with or without `=`, over-specified and
+    /// fully specified moves such as `Ng1f3` or `e2e4`), the long form on boards of one, three and four
+    /// axes (`Y2213-2313`).
+    ///
+    /// Raises InvalidMoveError for text that is not algebraic notation (or is written for a board of
+    /// another number of axes), IllegalMoveError when no legal move matches, AmbiguousMoveError when
+    /// several do (python-chess's three exceptions, all ValueError).
+    fn parse_san(&self, text: &str) -> PyResult<PyMove> {
+        let m = self.parse_algebraic(text)?;
+        Ok(PyMove::new(m, self.pos()))
+    }
+
+    /// Plays the move a text in algebraic notation names and returns it; raises as `parse_san`, the
+    /// board unchanged then.
+    fn push_san(&mut self, text: &str) -> PyResult<PyMove> {
+        let m = self.parse_algebraic(text)?;
         self.play(m)
     }
 

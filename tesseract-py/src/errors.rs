@@ -4,6 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tesseract_board::{FromFenError, TextMoveError};
 use tesseract_movegen::MoveError;
+use tesseract_movegen::san::SanError;
 
 pyo3::create_exception!(
     tesseract,
@@ -22,6 +23,18 @@ pyo3::create_exception!(
     IllegalMoveError,
     PyValueError,
     "A well-formed move that is not legal in the position; the message says why."
+);
+pyo3::create_exception!(
+    tesseract,
+    AmbiguousMoveError,
+    PyValueError,
+    "A move in algebraic notation that names more than one legal move (Nd2 with knights on b1 and f3); the message lists them."
+);
+pyo3::create_exception!(
+    tesseract,
+    PgnError,
+    PyValueError,
+    "A game of a PGN text that cannot be read (a malformed tag, an unclosed comment or variation, an unknown variant, ...); the message says where."
 );
 
 /// The longest position text read: a 9⁴ board, the largest the board crate reads, needs about 8,000
@@ -67,7 +80,21 @@ pub(crate) fn text_move_error(e: &TextMoveError) -> PyErr {
 /// board (wrong number of axes, a cell off the board), [`IllegalMoveError`] when it names no legal move.
 pub(crate) fn move_error(e: &MoveError) -> PyErr {
     match e {
-        MoveError::WrongDims { .. } | MoveError::OffBoard { .. } => InvalidMoveError::new_err(e.to_string()),
+        MoveError::Text { .. } | MoveError::WrongDims { .. } | MoveError::OffBoard { .. } => {
+            InvalidMoveError::new_err(e.to_string())
+        }
+        _ => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+/// The exception for algebraic notation the position refuses, as python-chess raises them:
+/// [`InvalidMoveError`] for text that is not algebraic notation or is written for a board of another
+/// number of axes, [`AmbiguousMoveError`] when several legal moves match, [`IllegalMoveError`] when none
+/// does.
+pub(crate) fn san_error(e: &SanError) -> PyErr {
+    match e {
+        SanError::Syntax(_) | SanError::WrongBoard { .. } => InvalidMoveError::new_err(e.to_string()),
+        SanError::Ambiguous { .. } => AmbiguousMoveError::new_err(e.to_string()),
         _ => IllegalMoveError::new_err(e.to_string()),
     }
 }

@@ -17,12 +17,18 @@ Endgame tables: ``Tablebases.load(dir)`` or ``Tablebases.generate("chess", "KRK"
 The write-up's mate studies and tutorial lessons: ``studies()``, ``lessons()``, ``Study(n)`` (play
 White's moves, the mate solver answers) and ``Lesson(n)`` (only the taught pieces move).
 
-Every error is an exception: ``FenError``, ``InvalidMoveError`` and ``IllegalMoveError`` are
-``ValueError`` subclasses carrying the library's messages.
+SAN as python-chess writes and reads it: ``board.san(move)``, ``board.parse_san("Nf3")``,
+``board.push_san("e4")`` (the long form ``Y2213-2313`` in 3D and 4D). PGN: ``tesseract.pgn``
+(``read_game``, ``read_games``, ``Game``), shaped like ``chess.pgn``.
+
+Every error is an exception: ``FenError``, ``InvalidMoveError``, ``IllegalMoveError`` and
+``AmbiguousMoveError`` (as python-chess names them) and ``PgnError`` are ``ValueError`` subclasses carrying
+the library's messages.
 """
 
-from . import engine
+from . import engine, pgn
 from ._tesseract import (
+    AmbiguousMoveError,
     Analysis,
     Board,
     FenError,
@@ -31,6 +37,7 @@ from ._tesseract import (
     Lesson,
     Move,
     Outcome,
+    PgnError,
     Piece,
     Study,
     Tablebases,
@@ -51,6 +58,7 @@ STARTING_FEN: str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 """The classic chess start, as python-chess names it."""
 
 __all__ = [
+    "AmbiguousMoveError",
     "Analysis",
     "BLACK",
     "Board",
@@ -60,6 +68,7 @@ __all__ = [
     "Lesson",
     "Move",
     "Outcome",
+    "PgnError",
     "Piece",
     "STARTING_FEN",
     "Study",
@@ -70,6 +79,7 @@ __all__ = [
     "engine",
     "lesson_solution",
     "lessons",
+    "pgn",
     "playout_seed",
     "playouts",
     "studies",

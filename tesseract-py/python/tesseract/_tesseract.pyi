@@ -4,6 +4,7 @@ import os
 from typing import Any, Optional, Sequence, Tuple, Union, final
 
 __all__ = [
+    "AmbiguousMoveError",
     "Analysis",
     "Board",
     "FenError",
@@ -12,6 +13,10 @@ __all__ = [
     "Lesson",
     "Move",
     "Outcome",
+    "PgnError",
+    "PgnLineCut",
+    "PgnRecord",
+    "PgnStream",
     "Piece",
     "Study",
     "Tablebases",
@@ -21,6 +26,7 @@ __all__ = [
     "engine_play",
     "lesson_solution",
     "lessons",
+    "pgn_parse",
     "playout_seed",
     "playouts",
     "studies",
@@ -40,6 +46,13 @@ class InvalidMoveError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A well-formed move that is not legal in the position."""
+
+class AmbiguousMoveError(ValueError):
+    """A move in algebraic notation that names more than one legal move (the message lists them)."""
+
+class PgnError(ValueError):
+    """A game of a PGN text that cannot be read (a malformed tag, an unclosed comment or variation, an
+    unknown variant, ...); the message says where."""
 
 @final
 class Move:
@@ -164,6 +177,13 @@ class Board:
     def parse_uci(self, text: str) -> Move: ...
     def push(self, mv: Union[Move, str]) -> None: ...
     def push_uci(self, text: str) -> Move: ...
+    def san(self, mv: Union[Move, str]) -> str:
+        """SAN with its check mark (``Nf3``, ``O-O``, ``e8=Q+``); the long form ``Y2213-2313`` on boards
+        of one, three and four axes."""
+    def parse_san(self, text: str) -> Move:
+        """The legal move a SAN text names; InvalidMoveError, IllegalMoveError or AmbiguousMoveError."""
+    def push_san(self, text: str) -> Move:
+        """Plays the move a SAN text names; raises as ``parse_san``, the board unchanged then."""
     def pop(self) -> Move: ...
     def peek(self) -> Move: ...
     @property
@@ -361,3 +381,66 @@ def playouts(
 
 def playout_seed(run_seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded ``run_seed`` (SplitMix64, as ``experiment``)."""
+
+_PgnItem = Tuple[Optional[PgnRecord], Optional[list[Tuple[str, str]]], Optional[ValueError]]
+"""A game read: ``(record, None, None)`` for a good game; a bad one's error and either the record salvaged
+(tags, start, the moves before the error) or None and the tags read."""
+
+@final
+class PgnRecord:
+    """A game record (tesseract-movegen's ``PgnGame``), the core of ``tesseract.pgn.Game``; immutable."""
+
+    @staticmethod
+    def from_board(board: Board) -> PgnRecord: ...
+    @staticmethod
+    def from_tags(tags: Sequence[Tuple[str, str]]) -> PgnRecord:
+        """No moves, starting where ``Variant`` and ``FEN`` say (FenError, PgnError)."""
+    def tags(self) -> list[Tuple[str, str]]: ...
+    @property
+    def result(self) -> str: ...
+    def comments(self) -> list[str]:
+        """The comments before the first move."""
+    def __len__(self) -> int: ...
+    def start(self) -> Board: ...
+    def board_at(self, ply: int) -> Board:
+        """The board after the first ``ply`` moves, with them on its stack (IndexError past the end)."""
+    def moves(self) -> list[Move]: ...
+    def nodes(self) -> list[Tuple[Move, list[str], list[int], list[str]]]:
+        """Each move with its comments, NAGs and variations (raw text)."""
+    def sans(self) -> list[str]: ...
+    def to_pgn(
+        self,
+        *,
+        tags: Optional[Sequence[Tuple[str, str]]] = None,
+        result: Optional[str] = None,
+        comments: Optional[Sequence[str]] = None,
+        annotations: Optional[Sequence[Tuple[Sequence[str], Sequence[int], Sequence[str]]]] = None,
+        columns: Optional[int] = ...,
+        notation: str = "auto",
+        write_comments: bool = True,
+        write_variations: bool = True,
+    ) -> str:
+        """PGN export format; the arguments given replace the record's own."""
+
+@final
+class PgnStream:
+    """Every game of a file, read ``chunk`` characters (or bytes) at a time, cut apart and read without
+    the GIL; yields ``(record, tags, error)``."""
+
+    def __new__(cls, handle: Any, chunk: int = ...) -> PgnStream:
+        """``chunk``: 262144 by default."""
+    def __iter__(self) -> PgnStream: ...
+    def __next__(self) -> _PgnItem: ...
+
+@final
+class PgnLineCut:
+    """Where one game read line by line ends: ``feed(line)`` is 0 (it goes on), 1 (it ends with this line)
+    or 2 (it ended before this line, the next game's tags)."""
+
+    def __new__(cls) -> PgnLineCut: ...
+    def feed(self, line: str) -> int: ...
+    @property
+    def in_movetext(self) -> bool: ...
+
+def pgn_parse(text: str) -> list[_PgnItem]:
+    """The games of one game's text, each as ``(record, tags, error)``."""
