@@ -45,7 +45,8 @@ fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
 # The SAN and PGN oracle tests skip themselves without python-chess; here its absence is a failure.
 export TESSERACT_REQUIRE_ORACLE=1
-# The C ABI's programs (scripts/ffi.sh) are built with the system's C and C++ compilers.
+# The C ABI's programs (scripts/ffi.sh) are built with the system's C and C++ compilers, and the `zstd`
+# feature (the pgn example's compressed files) builds the zstd C library with its C compiler.
 if ! command -v cc >/dev/null || ! command -v c++ >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc g++ >/dev/null
 fi
