@@ -114,7 +114,6 @@ pub struct Undo {
 /// pieces' mailbox indices, and the Zobrist hash is updated incrementally by [`Position::make`] and
 /// restored by [`Position::unmake`]. Move generation lives in the `tesseract-movegen` crate; this type
 /// gives it the raw tables through [`Position::mailbox`] and [`Position::piece_list`].
-#[derive(Clone)]
 pub struct Position {
     geo: &'static Geometry,
     keys: &'static Zobrist,
@@ -131,6 +130,47 @@ pub struct Position {
     mode: CastlingMode,
     /// The 8×8 board's cell sets, `None` on every other shape (see [`Position::bitboards`]).
     bb: Option<Bitboards>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            geo: self.geo,
+            keys: self.keys,
+            mailbox: self.mailbox.clone(),
+            lists: self.lists.clone(),
+            list_index: self.list_index.clone(),
+            kings: self.kings,
+            turn: self.turn,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            mode: self.mode,
+            bb: self.bb,
+        }
+    }
+
+    /// Copies `source` into this position's own buffers: no allocation when both are of one shape (and the
+    /// piece lists have room), for a caller that copies positions in a loop.
+    fn clone_from(&mut self, source: &Position) {
+        self.geo = source.geo;
+        self.keys = source.keys;
+        self.mailbox.clone_from(&source.mailbox);
+        self.lists[0].clone_from(&source.lists[0]);
+        self.lists[1].clone_from(&source.lists[1]);
+        self.list_index.clone_from(&source.list_index);
+        self.kings = source.kings;
+        self.turn = source.turn;
+        self.castling = source.castling;
+        self.en_passant = source.en_passant;
+        self.halfmove = source.halfmove;
+        self.fullmove = source.fullmove;
+        self.hash = source.hash;
+        self.mode = source.mode;
+        self.bb = source.bb;
+    }
 }
 
 impl std::fmt::Debug for Position {

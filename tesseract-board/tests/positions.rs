@@ -320,3 +320,38 @@ fn a_fen_of_four_five_or_six_fields_reads() {
     let err = "4k3/8/8/8/8/8/8/4K2R w K - x".parse::<Position>().unwrap_err().to_string();
     assert!(err.contains("halfmove"), "{err}");
 }
+
+/// `clone_from` (which reuses the target's buffers) gives what `clone` gives, between positions of one shape
+/// and of different shapes, with every field compared through what a position shows: FEN, hash, mailbox,
+/// piece lists, bitboards, castling mode.
+#[test]
+fn clone_from_equals_clone() {
+    let positions = [
+        start::chess(),
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap(),
+        Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap(),
+        start::chess960(17).unwrap(),
+        start::raumschach(),
+        start::tesseract(start::Army::Standard),
+        start::tesseract(start::Army::Dense),
+    ];
+    for target in &positions {
+        for source in &positions {
+            let mut copy = target.clone();
+            copy.clone_from(source);
+            let shown = |p: &Position| {
+                (
+                    p.fen(),
+                    p.hash(),
+                    p.mailbox().to_vec(),
+                    p.piece_list(tesseract_board::Color::White).to_vec(),
+                    p.piece_list(tesseract_board::Color::Black).to_vec(),
+                    p.bitboards().copied(),
+                    p.castling_mode(),
+                    p.shape(),
+                )
+            };
+            assert!(shown(&copy) == shown(source) && copy == *source, "{} from {}", source.fen(), target.fen());
+        }
+    }
+}

@@ -661,9 +661,7 @@ impl SanPlus {
     /// [`SanError::Illegal`] for a move not in the legal move list.
     pub fn try_from_move(pos: &Position, m: Move) -> Result<SanPlus, SanError> {
         let san = San::try_from_move(pos, m)?;
-        let mut after = pos.clone();
-        let _ = after.make(m);
-        Ok(SanPlus { san, suffix: Suffix::of(&after) })
+        Ok(SanPlus { san, suffix: suffix_after(pos, m) })
     }
 
     /// The notation of the legal move `m`, which it then plays on `pos`: as [`SanPlus::from_move`]
@@ -718,6 +716,31 @@ impl SanPlus {
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         self.san.resolve_as(pos, &self.to_string())
     }
+}
+
+/// The check mark of the legal move `m` of `pos`, from the position after it: made on a copy this thread
+/// keeps for the purpose, copied into its own buffers ([`Position::clone_from`]) so that writing SAN
+/// allocates nothing.
+fn suffix_after(pos: &Position, m: Move) -> Option<Suffix> {
+    thread_local! {
+        static AFTER: std::cell::RefCell<Option<Position>> = const { std::cell::RefCell::new(None) };
+    }
+    AFTER.with(|slot| {
+        let Ok(mut slot) = slot.try_borrow_mut() else {
+            let mut after = pos.clone();
+            let _ = after.make(m);
+            return Suffix::of(&after);
+        };
+        let after = match slot.as_mut() {
+            Some(after) => {
+                after.clone_from(pos);
+                after
+            }
+            None => slot.insert(pos.clone()),
+        };
+        let _ = after.make(m);
+        Suffix::of(after)
+    })
 }
 
 impl std::str::FromStr for SanPlus {
