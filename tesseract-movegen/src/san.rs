@@ -194,15 +194,6 @@ fn matching<'a>(pos: &Position, filter: MoveFilter, list: &'a mut MoveList) -> &
     list
 }
 
-/// Whether `m` is a legal move of `pos`, from the moves of its one piece between its two cells.
-fn is_legal(pos: &Position, m: Move) -> bool {
-    let g = pos.geometry();
-    g.contains(m.from)
-        && g.contains(m.to)
-        && matching(pos, MoveFilter { role: None, from: Some(m.from), to: Some(m.to) }, &mut MoveList::new())
-            .contains(&m)
-}
-
 /// Whether `m` is a castling move in `pos` (the king moving onto its own rook).
 fn is_castling(pos: &Position, m: Move) -> bool {
     match (pos.piece_at(m.from), pos.piece_at(m.to)) {
@@ -248,20 +239,24 @@ impl San {
     /// # Errors
     /// [`SanError::Illegal`] for a move not in the legal move list.
     pub fn try_from_move(pos: &Position, m: Move) -> Result<San, SanError> {
-        if !is_legal(pos, m) {
-            let g = pos.geometry();
-            let text = if g.contains(m.from) && g.contains(m.to) {
-                TextMove::from_move(m, pos).to_string()
-            } else {
-                format!("{m:?}")
-            };
+        let g = pos.geometry();
+        let on_board = g.contains(m.from) && g.contains(m.to);
+        // The moves of the piece's kind to the destination: the move's legality, and the other pieces
+        // that a disambiguation must tell apart, in one call.
+        let mut reaching = MoveList::new();
+        if let Some(piece) = pos.piece_at(m.from).filter(|p| on_board && p.color == pos.turn()) {
+            matching(pos, MoveFilter { role: Some(piece.role), from: None, to: Some(m.to) }, &mut reaching);
+        }
+        if !reaching.contains(&m) {
+            let text = if on_board { TextMove::from_move(m, pos).to_string() } else { format!("{m:?}") };
             return Err(SanError::Illegal { san: text, reason: "not in the legal move list".into() });
         }
-        Ok(San::of_legal(pos, m))
+        Ok(San::of_legal(pos, m, &reaching))
     }
 
-    /// The notation of `m`, a legal move of `pos`.
-    fn of_legal(pos: &Position, m: Move) -> San {
+    /// The notation of `m`, a legal move of `pos`; `reaching` holds the legal moves of its piece's kind to
+    /// its destination.
+    fn of_legal(pos: &Position, m: Move, reaching: &[Move]) -> San {
         let g = pos.geometry();
         let role = pos.piece_at(m.from).expect("a legal move starts on a piece").role;
         let capture = is_capture(pos, m);
@@ -281,9 +276,6 @@ impl San {
         } else {
             // Other pieces of the same kind that can also reach the destination (python-chess's rule:
             // the file if it tells them apart, else the rank, else both).
-            let mut reaching_list = MoveList::new();
-            let reaching =
-                matching(pos, MoveFilter { role: Some(role), from: None, to: Some(m.to) }, &mut reaching_list);
             let (mut others, mut same_rank, mut same_file) = (false, false, false);
             for o in reaching.iter().filter(|o| o.from != m.from && !is_castling(pos, **o)) {
                 others = true;
