@@ -1143,7 +1143,11 @@ fn parse_text(
     options: ReadOptions,
     out: &mut impl Extend<Pending>,
 ) -> usize {
-    let text = String::from_utf8_lossy(text);
+    // Valid UTF-8 (nearly always) is checked by the faster test; invalid bytes read as U+FFFD.
+    let text = match std::str::from_utf8(text) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(text),
+    };
     let mut parser = Parser { lex: Lexer::new(&text, first_line, options.movetext), peeked: None, options };
     let mut count = 0;
     loop {
