@@ -684,7 +684,8 @@ enum Tok<'a> {
 }
 
 /// A token and its line, or a lexing error and its line.
-type Lexed<'a> = Result<(Tok<'a>, usize), (PgnErrorKind, usize)>;
+/// (The error boxed: a token is moved at every step, and most of the kinds are large.)
+type Lexed<'a> = Result<(Tok<'a>, usize), Box<(PgnErrorKind, usize)>>;
 
 /// Splits one game's text (or several untagged ones) into tokens with their line numbers.
 struct Lexer<'a> {
@@ -756,7 +757,7 @@ impl<'a> Lexer<'a> {
                 let Some(len) = b[self.i..].iter().position(|&x| x == b'}') else {
                     self.line += b[self.i..].iter().filter(|&&x| x == b'\n').count();
                     self.i = b.len();
-                    return Some(Err((PgnErrorKind::UnterminatedComment, line)));
+                    return Some(Err(Box::new((PgnErrorKind::UnterminatedComment, line))));
                 };
                 let body = &self.text[self.i..self.i + len];
                 self.line += body.bytes().filter(|&x| x == b'\n').count();
@@ -774,7 +775,7 @@ impl<'a> Lexer<'a> {
                 let mut value = String::new();
                 loop {
                     match b.get(self.i) {
-                        None | Some(b'\n') => return Some(Err((PgnErrorKind::UnterminatedString, line))),
+                        None | Some(b'\n') => return Some(Err(Box::new((PgnErrorKind::UnterminatedString, line)))),
                         Some(b'"') => {
                             self.i += 1;
                             break;
@@ -810,7 +811,7 @@ impl<'a> Lexer<'a> {
                 self.i += len;
                 match digits.parse::<u8>() {
                     Ok(n) => Tok::Nag(n),
-                    Err(_) => return Some(Err((PgnErrorKind::Nag(format!("${digits}")), line))),
+                    Err(_) => return Some(Err(Box::new((PgnErrorKind::Nag(format!("${digits}")), line)))),
                 }
             }
             b'!' | b'?' => {
@@ -840,7 +841,7 @@ impl<'a> Lexer<'a> {
             _ => {
                 let found = self.text[start..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
                 self.i = start + found.len_utf8();
-                return Some(Err((PgnErrorKind::Unexpected(found), line)));
+                return Some(Err(Box::new((PgnErrorKind::Unexpected(found), line))));
             }
         };
         Some(Ok((tok, line)))
@@ -1559,7 +1560,8 @@ impl<'a> Parser<'a> {
         }
         let Some(first) = self.peek() else { return Ok(None) };
         let first_line = match first {
-            Ok((_, line)) | Err((_, line)) => *line,
+            Ok((_, line)) => *line,
+            Err(e) => e.1,
         };
         let mut tags: Vec<(String, String)> = Vec::new();
         while let Some(Ok((Tok::LBracket, line))) = self.peek() {
@@ -1567,17 +1569,17 @@ impl<'a> Parser<'a> {
             self.next();
             let name = match self.next() {
                 Some(Ok((Tok::Symbol(s), _))) if valid_tag_name(s) => s.to_string(),
-                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected a tag name after ["))),
             };
             let value = match self.next() {
                 Some(Ok((Tok::Str(v), _))) => v,
-                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected a quoted value after the tag name"))),
             };
             match self.next() {
                 Some(Ok((Tok::RBracket, _))) => {}
-                Some(Err((kind, l))) => return Err(err(l, None, kind)),
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected ] after the tag value"))),
             }
             tags.push((name, value));
@@ -1604,7 +1606,7 @@ impl<'a> Parser<'a> {
         let mut termination = None;
         let mut any = !game.tags.is_empty();
         while let Some(t) = self.next() {
-            let (tok, line) = t.map_err(|(kind, line)| err(line, Some(game.moves.len() + 1), kind))?;
+            let (tok, line) = t.map_err(|e| err(e.1, Some(game.moves.len() + 1), e.0))?;
             let ply = Some(game.moves.len() + 1);
             match tok {
                 Tok::Comment(c) => match game.moves.last_mut() {
@@ -1672,7 +1674,7 @@ impl<'a> Parser<'a> {
         let mut depth = 0usize;
         let mut termination = None;
         while let Some(t) = self.next() {
-            let (tok, line) = t.map_err(|(kind, line)| PgnError { game: number, line, ply: None, kind })?;
+            let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
             let unexpected = match tok {
                 Tok::Open => {
                     depth += 1;
@@ -1723,7 +1725,7 @@ impl<'a> Parser<'a> {
         };
         loop {
             let Some(t) = self.next() else { return Err((PgnErrorKind::UnclosedVariation, open_line)) };
-            let (tok, line) = t?;
+            let (tok, line) = t.map_err(|e| *e)?;
             match tok {
                 Tok::Open => {
                     depth += 1;
