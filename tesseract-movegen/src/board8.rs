@@ -921,11 +921,24 @@ pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter
         if role != Role::King {
             let q = to.index() & 63;
             let ours = node.ours & bb.by_role(role);
+            // Our sliders on a line with `to` and nothing between: the small between table rather than a
+            // magic lookup, whose large table is mostly out of the cache while a text is read.
+            let sliders = |lines: u64| {
+                let (mut on_line, mut seeing) = (lines & ours, 0u64);
+                while on_line != 0 {
+                    let s = on_line.trailing_zeros() as usize;
+                    on_line &= on_line - 1;
+                    if t.between(q, s) & node.occ == 0 {
+                        seeing |= 1 << s;
+                    }
+                }
+                seeing
+            };
             let mut from = match role {
                 Role::Knight => t.knight[q] & ours & !node.pinned,
-                Role::Bishop => t.bishop(q, node.occ) & ours,
-                Role::Rook => t.rook(q, node.occ) & ours,
-                Role::Queen => (t.bishop(q, node.occ) | t.rook(q, node.occ)) & ours,
+                Role::Bishop => sliders(t.bishop_empty[q]),
+                Role::Rook => sliders(t.rook_empty[q]),
+                Role::Queen => sliders(t.bishop_empty[q] | t.rook_empty[q]),
                 // Kinds that 8×8 does not have.
                 Role::Unicorn | Role::Dragon | Role::WPawn | Role::King => 0,
                 Role::YPawn => {
