@@ -11,14 +11,10 @@ import tesseract.pgn as tpgn
 chess = pytest.importorskip("chess")
 import chess.pgn  # noqa: E402
 
+from perft_positions import STARTS  # noqa: E402
+
 # Castling, en passant, promotions, checks and pieces that need disambiguation close at hand.
-POSITIONS = [
-    chess.STARTING_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+POSITIONS = STARTS + [
     # Three queens and two rooks reaching the same squares: file, rank and both.
     "6k1/8/8/2Q1Q3/8/2Q5/8/R3K2R w KQ - 0 1",
     "7k/8/8/8/3N1N2/8/3N1N2/K7 w - - 0 1",
