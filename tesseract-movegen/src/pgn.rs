@@ -300,7 +300,14 @@ impl Variant {
 /// The seven tags every exported game starts with, in order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-fn valid_tag_name(name: &str) -> bool {
+/// Whether PGN can hold a tag of this name: a letter or digit, then letters, digits and `_+#=:-`.
+///
+/// ```
+/// use tesseract_movegen::pgn::valid_tag_name;
+/// assert!(valid_tag_name("WhiteElo"));
+/// assert!(!valid_tag_name("") && !valid_tag_name("_x") && !valid_tag_name("White Elo"));
+/// ```
+pub fn valid_tag_name(name: &str) -> bool {
     let b = name.as_bytes();
     !b.is_empty()
         && b[0].is_ascii_alphanumeric()
@@ -859,22 +866,62 @@ const SPARE_BYTES: usize = 64 << 10;
 /// The byte-order mark of UTF-8, read as white space before any game and between tokens.
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
-/// Where the text of one game ends, found by [`Splitter::scan`].
+/// Where the text of one game ends, found by [`GameCutter::scan`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Cut {
-    /// At the start of the current line, a tag line after movetext: the next game starts there.
+pub enum Cut {
+    /// At the start of the line being scanned: it is a tag line after movetext, the next game's first
+    /// line. The scan stopped just past its `[`; the game before ends at the line's start.
     BeforeLine,
-    /// After the line just ended, which holds a result outside comments and variations.
+    /// After the line just ended, its `\n` included: its last token is a result outside comments and
+    /// variations.
     AfterLine,
 }
 
-/// Splits a stream of PGN bytes into the texts of games, without keeping them: a game ends after a line
-/// whose last token is a result (`1-0`, `0-1`, `1/2-1/2`, `*` outside comments and variations), or where
-/// a tag line follows movetext. (A line that goes on after a result may start the next game, whose end
-/// the parser alone can tell after an error: such a line does not end the text.) It follows the lexer in what it skips (comments in braces or after `;`, lines starting
-/// with `%`, the rest of a tag line) so that a brace or a result inside a comment ends nothing, and takes a
-/// byte-order mark at the start of a line as white space.
-struct Splitter {
+/// What one [`GameCutter::scan`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// How many bytes were read: all of them when there is no cut, else up to and including the cut's
+    /// byte (the `\n` of an [`Cut::AfterLine`] line, the `[` of a [`Cut::BeforeLine`] one).
+    pub read: usize,
+    /// The first cut, if any.
+    pub cut: Option<Cut>,
+    /// The offset just past the last line end read (where the line being scanned starts), if any.
+    pub line_start: Option<usize>,
+}
+
+/// Finds where one game's text ends in a stream of PGN bytes, fed in pieces of any size, without keeping
+/// them: a game ends after a line whose last token is a result (`1-0`, `0-1`, `1/2-1/2`, `*` outside
+/// comments and variations), or where a tag line follows movetext. (A line that goes on after a result may
+/// start the next game, whose end the parser alone can tell after an error: such a line does not end the
+/// text.) It follows the lexer in what it skips (comments in braces or after `;`, lines starting with `%`,
+/// the rest of a tag line, strings) so that a brace or a result inside a comment ends nothing, and takes a
+/// byte-order mark at the start of a line as white space. After a cut it starts on the next game (no
+/// movetext read, no variation open).
+///
+/// [`PgnReader`] cuts its source with one; each game's text can then be read with [`read_games`].
+///
+/// # Examples
+/// ```
+/// use tesseract_movegen::pgn::{Cut, GameCutter};
+/// let text = b"[Event \"one\"]\n1. e4 e5 1-0\n[Event \"two\"]\n1. d4 { 0-1 } d5\n[Event \"three\"]\n";
+/// let mut cutter = GameCutter::new();
+/// let first = cutter.scan(text);
+/// assert_eq!(first.cut, Some(Cut::AfterLine));
+/// assert_eq!(&text[..first.read], b"[Event \"one\"]\n1. e4 e5 1-0\n");
+/// assert_eq!(cutter.line(), 3);
+/// // The second game has no result: it ends where the next tag line starts.
+/// let rest = &text[first.read..];
+/// let second = cutter.scan(rest);
+/// assert_eq!(second.cut, Some(Cut::BeforeLine));
+/// let start = second.line_start.unwrap();
+/// assert_eq!(&rest[..start], b"[Event \"two\"]\n1. d4 { 0-1 } d5\n");
+/// assert_eq!(&rest[start..second.read], b"[");
+/// // The rest of the stream: no cut.
+/// let last = cutter.scan(&rest[second.read..]);
+/// assert_eq!((last.read, last.cut), (rest.len() - second.read, None));
+/// ```
+#[derive(Clone, Debug)]
+pub struct GameCutter {
     /// The line being scanned, 1 for the first.
     line: usize,
     /// At the first byte of a line.
@@ -890,7 +937,9 @@ struct Splitter {
     in_string: bool,
     /// After a backslash in a string.
     escape: bool,
+    /// Variations open.
     depth: usize,
+    /// The game has movetext (tokens other than tags and comments).
     seen_movetext: bool,
     /// A result was read: the game ends at the end of a line outside a comment.
     ended: bool,
@@ -900,9 +949,16 @@ struct Splitter {
     in_word: bool,
 }
 
-impl Splitter {
-    fn new() -> Splitter {
-        Splitter {
+impl Default for GameCutter {
+    fn default() -> GameCutter {
+        GameCutter::new()
+    }
+}
+
+impl GameCutter {
+    /// A cutter at the start of a stream (line 1).
+    pub fn new() -> GameCutter {
+        GameCutter {
             line: 1,
             column0: true,
             leading: true,
@@ -920,6 +976,24 @@ impl Splitter {
         }
     }
 
+    /// The line being scanned, 1 for the first (after an [`Cut::AfterLine`] cut, the next game's first).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Whether the current game's movetext has begun, outside a comment: a tag line now would start the
+    /// next game.
+    pub fn in_movetext(&self) -> bool {
+        self.seen_movetext && !self.in_comment
+    }
+
+    /// Forgets the game just cut off: the next one starts with no movetext and no variation open.
+    fn next_game(&mut self) {
+        self.seen_movetext = false;
+        self.depth = 0;
+        self.ended = false;
+    }
+
     /// Ends the symbol being read, if any: whether the line ends a game now depends on it alone.
     fn end_word(&mut self) {
         if self.in_word {
@@ -929,9 +1003,9 @@ impl Splitter {
         self.word_len = 0;
     }
 
-    /// Scans `bytes` up to the first cut: how many bytes it read (the cut's byte included), the cut, and
-    /// the offset just past the last line end read (where the current line starts), if any.
-    fn scan(&mut self, bytes: &[u8]) -> (usize, Option<Cut>, Option<usize>) {
+    /// Scans `bytes`, the stream's next bytes after those scanned before, up to the first cut (see
+    /// [`Scan`]); the bytes after it are for the next call.
+    pub fn scan(&mut self, bytes: &[u8]) -> Scan {
         let mut line_start = None;
         let mut i = 0;
         while i < bytes.len() {
@@ -951,11 +1025,11 @@ impl Splitter {
                 self.bom = 0;
                 self.skip_line = false;
                 self.in_string = false;
+                // A string ends at a line end, a backslash before it escaping nothing.
+                self.escape = false;
                 if self.ended && !self.in_comment {
-                    self.ended = false;
-                    self.seen_movetext = false;
-                    self.depth = 0;
-                    return (i, Some(Cut::AfterLine), line_start);
+                    self.next_game();
+                    return Scan { read: i, cut: Some(Cut::AfterLine), line_start };
                 }
                 continue;
             }
@@ -1005,8 +1079,9 @@ impl Splitter {
                 } else if b == b'[' {
                     // A tag line: the rest of it is the tag's, not movetext.
                     self.skip_line = true;
-                    if std::mem::take(&mut self.seen_movetext) {
-                        return (i, Some(Cut::BeforeLine), line_start);
+                    if self.seen_movetext {
+                        self.next_game();
+                        return Scan { read: i, cut: Some(Cut::BeforeLine), line_start };
                     }
                     continue;
                 } else if b == b'%' && column0 {
@@ -1057,7 +1132,7 @@ impl Splitter {
                 }
             }
         }
-        (bytes.len(), None, line_start)
+        Scan { read: bytes.len(), cut: None, line_start }
     }
 }
 
@@ -1097,7 +1172,7 @@ fn extend_capped(buf: &mut Vec<u8>, bytes: &[u8], max: usize) {
 /// ```
 pub struct PgnReader<R> {
     source: R,
-    splitter: Splitter,
+    splitter: GameCutter,
     /// The text of the game being read (none while an over-long one is read past).
     chunk: Vec<u8>,
     /// An empty buffer kept from the last game's text, so that reading a game allocates no new one.
@@ -1230,7 +1305,7 @@ impl<R: BufRead> PgnReader<R> {
     pub fn new(source: R) -> PgnReader<R> {
         PgnReader {
             source,
-            splitter: Splitter::new(),
+            splitter: GameCutter::new(),
             chunk: Vec::new(),
             spare: Vec::new(),
             first_line: 1,
@@ -1345,7 +1420,7 @@ impl<R: BufRead> PgnReader<R> {
         // At most one byte over the cap is kept, which tells a game over it.
         let room = self.max_game_bytes.saturating_sub(self.chunk.len()).saturating_add(1);
         let limit = if self.skipping { buf.len() } else { buf.len().min(room) };
-        let (read, cut, line_start) = self.splitter.scan(&buf[..limit]);
+        let Scan { read, cut, line_start } = self.splitter.scan(&buf[..limit]);
         if !self.skipping {
             if let Some(offset) = line_start {
                 self.line_start = self.chunk.len() + offset;

@@ -11,8 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::{Position, TextMove, start};
 use tesseract_movegen::pgn::{
-    GameResult, Notation, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnWriteError, WriteOptions, read_games,
-    write_games,
+    Cut, GameCutter, GameResult, Notation, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnWriteError, WriteOptions,
+    read_games, write_games,
 };
 use tesseract_movegen::san::SanError;
 use tesseract_movegen::{Legal, legal_moves};
@@ -575,4 +575,62 @@ fn reading_in_small_pieces_gives_the_same_games() {
         let pieces: Vec<_> = PgnReader::new(BufReader::with_capacity(cap, text.as_bytes())).collect();
         assert!(pieces == whole, "buffers of {cap} bytes");
     }
+}
+
+/// The cuts of a text fed to a [`GameCutter`] in pieces of `piece` bytes: each cut's position (the end of
+/// the game before it) and kind.
+fn cuts(text: &[u8], piece: usize) -> Vec<(usize, Cut)> {
+    let mut cutter = GameCutter::new();
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    let mut at = 0;
+    for chunk in text.chunks(piece) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let scan = cutter.scan(rest);
+            if let Some(offset) = scan.line_start {
+                line_start = at + offset;
+            }
+            at += scan.read;
+            rest = &rest[scan.read..];
+            match scan.cut {
+                Some(Cut::AfterLine) => out.push((at, Cut::AfterLine)),
+                Some(Cut::BeforeLine) => out.push((line_start, Cut::BeforeLine)),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn game_cutter_cuts_the_same_in_pieces_of_any_size() {
+    let text = "[Event \"a\"]\n1. e4 { 1-0\n} e5 (1... c5 0-1) ; 1-0\n% 1-0\n2. Nf3 *\n\n[Event \"b\"]\n1. d4 d5\n\n\
+                [Event \"c\"]\n\u{feff}1. c4 1/2-1/2\n";
+    let whole = cuts(text.as_bytes(), text.len());
+    let a = text.find("\n\n[Event \"b").unwrap() + 1;
+    let c = text.find("[Event \"c").unwrap();
+    assert_eq!(whole, [(a, Cut::AfterLine), (c, Cut::BeforeLine), (text.len(), Cut::AfterLine)]);
+    for piece in 1..text.len() {
+        assert_eq!(cuts(text.as_bytes(), piece), whole, "pieces of {piece} bytes");
+    }
+}
+
+#[test]
+fn game_cutter_ends_a_string_at_its_line_end() {
+    // A backslash last on a line escapes nothing on the next: the empty string there is closed.
+    let text = "1. e4 \"a\\\n1. d4 \"\" 1-0\n1. c4 *\n";
+    assert_eq!(cuts(text.as_bytes(), text.len()), [(text.len() - 8, Cut::AfterLine), (text.len(), Cut::AfterLine)]);
+}
+
+#[test]
+fn game_cutter_starts_each_game_with_no_variation_open() {
+    // A variation left open by one game does not hide the results of the next.
+    let text = "1. e4 (1. d4\n[Event \"b\"]\n1. c4 1-0\n1. Nf3 0-1\n";
+    let b = text.find('[').unwrap();
+    let c = text.find("1. Nf3").unwrap();
+    assert_eq!(cuts(text.as_bytes(), 5), [(b, Cut::BeforeLine), (c, Cut::AfterLine), (text.len(), Cut::AfterLine)]);
+    let games: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[2].as_ref().unwrap().result, GameResult::BlackWins);
 }

@@ -5,9 +5,9 @@
 //!
 //! # Splitting a text into games
 //!
-//! Both readers cut the text into games with a [`Cutter`], by the rule of tesseract-movegen's `PgnReader`:
-//! a game ends after a line whose last token is a result (`1-0`, `0-1`, `1/2-1/2`, `*`, outside comments
-//! and variations), or where a tag line follows movetext. Each game's text is then read by
+//! Both readers cut the text into games with tesseract-movegen's `GameCutter`, the one its `PgnReader`
+//! cuts with: a game ends after a line whose last token is a result (`1-0`, `0-1`, `1/2-1/2`, `*`, outside
+//! comments and variations), or where a tag line follows movetext. Each game's text is then read by
 //! `tesseract_movegen::pgn::read_games`, which yields the game (or several, when a line holds more than
 //! one), or the error that stops it. Since each game's text is at hand, a bad game is salvaged much as
 //! python-chess keeps one: its tags, and the moves before the error ([`salvage`]).
@@ -22,8 +22,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyType};
 use tesseract_board::Position;
 use tesseract_movegen::pgn::{
-    DEFAULT_MAX_GAME_BYTES, GameResult, Notation, PgnError as RawPgnError, PgnErrorKind, PgnGame, PgnWriteError,
-    WriteOptions, read_games,
+    Cut, DEFAULT_MAX_GAME_BYTES, GameCutter, GameResult, Notation, PgnError as RawPgnError, PgnErrorKind, PgnGame,
+    PgnWriteError, WriteOptions, read_games, valid_tag_name,
 };
 use tesseract_movegen::san::{SanError, SanPlus};
 use tesseract_movegen::{Claims, MoveError};
@@ -40,204 +40,6 @@ const MAX_GAME_BYTES: usize = DEFAULT_MAX_GAME_BYTES;
 /// How much a stream asks its source for at a time (characters of a text file, bytes of a binary one).
 const DEFAULT_CHUNK: usize = 1 << 18;
 
-/// The byte-order mark of UTF-8, read as white space at the start of a line.
-const BOM: &[u8] = "\u{feff}".as_bytes();
-
-/// Where a game's text ends, found by [`Cutter::scan`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Cut {
-    /// After the line just scanned, its `\n` included: its last token is a result.
-    After,
-    /// At the start of the line being scanned: a tag line after movetext, the next game's first line.
-    Before,
-}
-
-/// Finds where games end in a stream of PGN bytes, fed in pieces of any size, without keeping them. It
-/// skips what tesseract-movegen's lexer skips (comments in braces or after `;`, lines starting with `%`,
-/// the rest of a tag line, strings), so that a result or a bracket inside a comment ends nothing, and takes
-/// byte-order marks at the start of a line as white space.
-#[derive(Clone, Debug)]
-struct Cutter {
-    /// The line being scanned, 1 for the first.
-    line: usize,
-    /// Only white space so far on this line, outside any comment.
-    leading: bool,
-    /// At the first byte of a line.
-    column0: bool,
-    /// How many bytes of a byte-order mark the line's leading bytes matched.
-    bom: usize,
-    /// The rest of the line is skipped: a tag line, a `%` line, a `;` comment.
-    skip_line: bool,
-    in_comment: bool,
-    /// In a `"` string in movetext (read to its closing quote or the line's end).
-    in_string: bool,
-    /// After a backslash in a string.
-    escape: bool,
-    /// Variations open.
-    depth: usize,
-    /// The game has movetext (tokens other than tags and comments).
-    movetext: bool,
-    /// The last token of the line so far is a result outside variations.
-    ended: bool,
-    /// The symbol being read, while it is short enough to be a result.
-    word: [u8; 7],
-    word_len: usize,
-    in_word: bool,
-}
-
-fn is_symbol_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"_+#=:-/".contains(&b)
-}
-
-impl Cutter {
-    fn new() -> Cutter {
-        Cutter {
-            line: 1,
-            leading: true,
-            column0: true,
-            bom: 0,
-            skip_line: false,
-            in_comment: false,
-            in_string: false,
-            escape: false,
-            depth: 0,
-            movetext: false,
-            ended: false,
-            word: [0; 7],
-            word_len: 0,
-            in_word: false,
-        }
-    }
-
-    /// Forgets the game just cut off: the next one starts with no movetext and no variation open.
-    fn next_game(&mut self) {
-        self.movetext = false;
-        self.depth = 0;
-        self.ended = false;
-    }
-
-    /// Ends the symbol being read, if any: whether the line ends a game now depends on it.
-    fn end_word(&mut self) {
-        if self.in_word {
-            self.ended = self.depth == 0 && matches!(&self.word[..self.word_len], b"1-0" | b"0-1" | b"1/2-1/2");
-        }
-        self.in_word = false;
-        self.word_len = 0;
-    }
-
-    /// Scans `bytes` up to the first cut: how many bytes it read (up to and including the `\n` of an
-    /// [`Cut::After`] line, or the `[` of a [`Cut::Before`] one), and the cut.
-    fn scan(&mut self, bytes: &[u8]) -> (usize, Option<Cut>) {
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' {
-                self.end_word();
-                self.line += 1;
-                if self.bom != 0 {
-                    // The first bytes of a mark alone on their line: not white space.
-                    self.movetext = true;
-                    self.ended = false;
-                }
-                self.column0 = true;
-                self.leading = !self.in_comment;
-                self.bom = 0;
-                self.skip_line = false;
-                self.in_string = false;
-                self.escape = false;
-                if self.ended && !self.in_comment {
-                    self.next_game();
-                    return (i + 1, Some(Cut::After));
-                }
-                continue;
-            }
-            let column0 = std::mem::replace(&mut self.column0, false);
-            if self.in_comment {
-                self.in_comment = b != b'}';
-                continue;
-            }
-            if self.skip_line {
-                continue;
-            }
-            if self.in_string {
-                let escaped = std::mem::take(&mut self.escape);
-                if !escaped && b == b'"' {
-                    self.in_string = false;
-                } else {
-                    self.escape = !escaped && b == b'\\';
-                }
-                continue;
-            }
-            if self.leading {
-                if b == BOM[self.bom] {
-                    self.bom = (self.bom + 1) % BOM.len();
-                    continue;
-                }
-                if self.bom == 0 && b.is_ascii_whitespace() {
-                    continue;
-                }
-                self.leading = false;
-                if self.bom != 0 {
-                    // The first bytes of a mark that is not one: not white space, so the line is movetext.
-                    self.movetext = true;
-                } else if b == b'[' {
-                    // A tag line: the rest of it is the tag's. After movetext, it starts the next game.
-                    self.skip_line = true;
-                    if self.movetext {
-                        self.next_game();
-                        return (i + 1, Some(Cut::Before));
-                    }
-                    continue;
-                } else if b == b'%' && column0 {
-                    self.skip_line = true;
-                    continue;
-                }
-            }
-            if b.is_ascii_whitespace() {
-                self.end_word();
-                continue;
-            }
-            match b {
-                b'{' => {
-                    self.end_word();
-                    self.ended = false;
-                    self.in_comment = true;
-                }
-                b';' => {
-                    self.end_word();
-                    self.ended = false;
-                    self.skip_line = true;
-                }
-                _ => {
-                    self.movetext = true;
-                    if is_symbol_char(b) && (self.in_word || b.is_ascii_alphanumeric()) {
-                        if !self.in_word {
-                            self.in_word = true;
-                            self.word_len = 0;
-                        }
-                        // A symbol longer than a result is none: marked with a byte no result has.
-                        match self.word.get_mut(self.word_len) {
-                            Some(w) => {
-                                *w = b;
-                                self.word_len += 1;
-                            }
-                            None => self.word[0] = b'_',
-                        }
-                    } else {
-                        self.end_word();
-                        self.ended = b == b'*' && self.depth == 0;
-                        match b {
-                            b'"' => self.in_string = true,
-                            b'(' => self.depth += 1,
-                            b')' => self.depth = self.depth.saturating_sub(1),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-        }
-        (bytes.len(), None)
-    }
-}
-
 /// One game's text, cut from a stream, or a game too long to keep.
 enum Piece {
     /// The text and the line of the stream it starts on.
@@ -248,7 +50,7 @@ enum Piece {
 
 /// Cuts a stream of bytes, fed in chunks, into the texts of its games.
 struct Splitter {
-    cutter: Cutter,
+    cutter: GameCutter,
     /// The current game's text so far (from its first byte, unless it is being read past), and the bytes
     /// after it not yet scanned.
     buf: Vec<u8>,
@@ -265,7 +67,7 @@ struct Splitter {
 impl Splitter {
     fn new() -> Splitter {
         Splitter {
-            cutter: Cutter::new(),
+            cutter: GameCutter::new(),
             buf: Vec::new(),
             scanned: 0,
             line_start: Some(0),
@@ -281,18 +83,17 @@ impl Splitter {
         // Where the current game starts in `buf`.
         let mut start = 0;
         loop {
-            let (read, cut) = self.cutter.scan(&self.buf[self.scanned..]);
-            let scanned_from = self.scanned;
-            self.scanned += read;
+            let scan = self.cutter.scan(&self.buf[self.scanned..]);
             // The start of the line being scanned: after the last line end read, if any.
-            if let Some(nl) = self.buf[scanned_from..self.scanned].iter().rposition(|&b| b == b'\n') {
-                self.line_start = Some(scanned_from + nl + 1);
+            if let Some(offset) = scan.line_start {
+                self.line_start = Some(self.scanned + offset);
             }
-            let Some(cut) = cut else { break };
+            self.scanned += scan.read;
+            let Some(cut) = scan.cut else { break };
             let end = match cut {
-                Cut::After => self.scanned,
+                Cut::AfterLine => self.scanned,
                 // The tag line's start, or (when an over-long game dropped it) its `[` alone.
-                Cut::Before => self.line_start.unwrap_or(self.scanned - 1),
+                Cut::BeforeLine => self.line_start.unwrap_or(self.scanned - 1),
             };
             if self.skipping {
                 self.skipping = false;
@@ -300,7 +101,7 @@ impl Splitter {
                 out.push(Piece::Text(self.buf[start..end].to_vec(), self.first_line));
             }
             start = end;
-            self.first_line = self.cutter.line;
+            self.first_line = self.cutter.line();
         }
         if !self.skipping && self.buf.len() - start > MAX_GAME_BYTES {
             out.push(Piece::TooLong(self.first_line));
@@ -443,14 +244,6 @@ fn salvage(text: &str, e: &RawPgnError) -> (Option<PgnGame>, Vec<(String, String
         Some(game) => (Some(game), Vec::new()),
         None => (None, scan_tags(text)),
     }
-}
-
-/// Whether PGN can hold a tag of this name (as tesseract-movegen's reader and writer check it).
-fn valid_tag_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphanumeric()
-        && b.iter().all(|&c| c.is_ascii_alphanumeric() || b"_+#=:-".contains(&c))
 }
 
 /// The tag pairs at the start of a game's text, as far as they read: for a game whose tags or start
@@ -897,30 +690,30 @@ impl PgnStream {
 /// (a tag line after movetext: the next game's).
 #[pyclass(module = "tesseract._tesseract", name = "PgnLineCut")]
 pub(crate) struct PgnLineCut {
-    cutter: Cutter,
+    cutter: GameCutter,
 }
 
 #[pymethods]
 impl PgnLineCut {
     #[new]
     fn new() -> PgnLineCut {
-        PgnLineCut { cutter: Cutter::new() }
+        PgnLineCut { cutter: GameCutter::new() }
     }
 
     /// Takes the game's next line (with its line end, as `readline()` gives it; characters that are not
     /// valid Unicode, such as a file's `surrogateescape` bytes, read as U+FFFD).
     fn feed(&mut self, line: &Bound<'_, PyString>) -> u8 {
-        match self.cutter.scan(line.to_string_lossy().as_bytes()).1 {
+        match self.cutter.scan(line.to_string_lossy().as_bytes()).cut {
             None => 0,
-            Some(Cut::After) => 1,
-            Some(Cut::Before) => 2,
+            Some(Cut::AfterLine) => 1,
+            Some(Cut::BeforeLine) => 2,
         }
     }
 
     /// Whether the game's movetext has begun, outside a comment (a tag line would start the next game).
     #[getter]
     fn in_movetext(&self) -> bool {
-        self.cutter.movetext && !self.cutter.in_comment
+        self.cutter.in_movetext()
     }
 }
 
