@@ -1111,13 +1111,20 @@ impl GameCutter {
                             self.in_word = true;
                             self.word_len = 0;
                         }
-                        // A symbol longer than the word is no result: mark it so with a byte no result has.
-                        match self.word.get_mut(self.word_len) {
+                        // The rest of the symbol in this piece at once (a symbol may go on in the next one).
+                        let run = 1 + bytes[i..].iter().take_while(|&&c| is_symbol_char(c)).count();
+                        let symbol = &bytes[i - 1..i - 1 + run];
+                        i += run - 1;
+                        match self.word.get_mut(self.word_len..self.word_len + run) {
                             Some(w) => {
-                                *w = b;
-                                self.word_len += 1;
+                                w.copy_from_slice(symbol);
+                                self.word_len += run;
                             }
-                            None => self.word[0] = b'_',
+                            // A symbol longer than the word is no result: marked so with a byte no result has.
+                            None => {
+                                self.word[0] = b'_';
+                                self.word_len = 1;
+                            }
                         }
                     } else {
                         self.end_word();
