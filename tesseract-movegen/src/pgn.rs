@@ -1510,6 +1510,8 @@ impl<R: BufRead> Iterator for PgnReader<R> {
 pub struct ParallelGames<R> {
     reader: PgnReader<R>,
     ready: VecDeque<Result<PgnGame, PgnError>>,
+    /// The next batch, split while the last one was parsed.
+    next: Vec<Pending>,
     /// Games (and errors) handed out or ready so far: the number of the next one, less one.
     numbered: usize,
 }
@@ -1519,7 +1521,7 @@ pub struct ParallelGames<R> {
 const BATCH_BYTES: usize = 1 << 20;
 
 #[cfg(feature = "parallel")]
-impl<R: BufRead> PgnReader<R> {
+impl<R: BufRead + Send> PgnReader<R> {
     /// The same games, parsed on every core (rayon's pool): the text is split into games on the calling
     /// thread, batches of about 1 MiB of games are parsed in parallel, and the results come out in the
     /// order of the text. Memory stays bounded by a batch (and one game's cap), whatever the file's size.
@@ -1536,42 +1538,26 @@ impl<R: BufRead> PgnReader<R> {
     /// ```
     pub fn parallel(mut self) -> ParallelGames<R> {
         self.defer = true;
-        ParallelGames { reader: self, ready: VecDeque::new(), numbered: 0 }
+        ParallelGames { reader: self, ready: VecDeque::new(), next: Vec::new(), numbered: 0 }
     }
 }
 
 #[cfg(feature = "parallel")]
-impl<R: BufRead> ParallelGames<R> {
+impl<R: BufRead + Send> ParallelGames<R> {
     /// Reads the next batch of game texts, parses them in parallel, and queues the results in order.
     fn fill(&mut self) {
-        use rayon::prelude::*;
-        let reader = &mut self.reader;
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        while bytes < BATCH_BYTES {
-            match reader.pending.pop_front() {
-                Some(item) => {
-                    if let Pending::Text { text, .. } = &item {
-                        bytes += text.len();
-                    }
-                    batch.push(item);
-                }
-                None if reader.done => break,
-                None => reader.read_some(),
-            }
+        let options = self.reader.options();
+        let batch = match std::mem::take(&mut self.next) {
+            batch if batch.is_empty() => next_batch(&mut self.reader),
+            batch => batch,
+        };
+        if batch.is_empty() {
+            return;
         }
-        let options = reader.options();
-        let parsed: Vec<Vec<Pending>> = batch
-            .into_par_iter()
-            .map(|item| match item {
-                Pending::Text { text, first_line } => {
-                    let mut out = Vec::new();
-                    parse_text(&text, first_line, 1, options, &mut out);
-                    out
-                }
-                done => vec![done],
-            })
-            .collect();
+        // The batch parsed on the pool while the next one is split from the text.
+        let reader = &mut self.reader;
+        let (parsed, next) = rayon::join(|| parse_batch(batch, options), || next_batch(reader));
+        self.next = next;
         for item in parsed.into_iter().flatten() {
             self.numbered += 1;
             if let Pending::Done(mut result) = item {
@@ -1584,8 +1570,45 @@ impl<R: BufRead> ParallelGames<R> {
     }
 }
 
+/// The next game texts (and errors) of a deferred reader, about [`BATCH_BYTES`] of text; empty at the end.
 #[cfg(feature = "parallel")]
-impl<R: BufRead> Iterator for ParallelGames<R> {
+fn next_batch<R: BufRead>(reader: &mut PgnReader<R>) -> Vec<Pending> {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while bytes < BATCH_BYTES {
+        match reader.pending.pop_front() {
+            Some(item) => {
+                if let Pending::Text { text, .. } = &item {
+                    bytes += text.len();
+                }
+                batch.push(item);
+            }
+            None if reader.done => break,
+            None => reader.read_some(),
+        }
+    }
+    batch
+}
+
+/// A batch's game texts parsed on every core, in order (each text's games numbered from 1).
+#[cfg(feature = "parallel")]
+fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Pending>> {
+    use rayon::prelude::*;
+    batch
+        .into_par_iter()
+        .map(|item| match item {
+            Pending::Text { text, first_line } => {
+                let mut out = Vec::new();
+                parse_text(&text, first_line, 1, options, &mut out);
+                out
+            }
+            done => vec![done],
+        })
+        .collect()
+}
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead + Send> Iterator for ParallelGames<R> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
