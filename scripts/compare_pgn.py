@@ -12,7 +12,8 @@ clock comments, NAGs and variations), then times each reader over it, alternatin
   what is compared), and `tesseract.pgn` (the Python binding) when the interpreter has it.
 
 Each reader must report the same number of games. Prints a table: games, median seconds, games/s, MB/s,
-peak resident memory (the child's `ru_maxrss`), and each rate as a ratio of shakmaty + pgn-reader's.
+peak resident memory (GNU time's `%M`, when /usr/bin/time is installed), and each rate as a ratio of
+shakmaty + pgn-reader's.
 
 Usage: python3 scripts/compare_pgn.py [--games 20000] [--seed 1] [--runs 5] [--python-games 2000]
            [--python PATH]   (default: target/py-venv/bin/python when it exists, else this interpreter)
@@ -51,18 +52,22 @@ print("games", n)
 """
 
 
+TIME = "/usr/bin/time"
+
+
 def run_measured(command):
-    """As run, with the peak resident memory of the child (from os.wait4)."""
+    """Runs a command; returns (seconds, its peak resident bytes or None, its last line). The peak comes
+    from GNU time (`/usr/bin/time -f %M`) when it is installed: a child's own `ru_maxrss` would count the
+    pages of this Python process it was forked from."""
+    measured = os.path.exists(TIME)
+    full = [TIME, "-f", "%M", "--", *command] if measured else command
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = child.stdout.read().decode()
-    err = child.stderr.read().decode()
-    _, status, usage = os.wait4(child.pid, 0)
+    child = subprocess.run(full, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed ({child.returncode}): {err.strip()}")
-    return seconds, usage.ru_maxrss * 1024, out.strip().splitlines()[-1]
+        sys.exit(f"{' '.join(command)} failed ({child.returncode}): {child.stderr.strip()}")
+    peak = int(child.stderr.strip().splitlines()[-1]) * 1024 if measured else None
+    return seconds, peak, child.stdout.strip().splitlines()[-1]
 
 
 def first_games(path, count, out):
@@ -126,14 +131,15 @@ def main():
             print(f"({python} has no tesseract.pgn: `bash scripts/python.sh` installs it into target/py-venv)")
 
         times = {name: [] for name, *_ in readers}
-        memory = {name: 0 for name, *_ in readers}
+        memory = {name: None for name, *_ in readers}
         for _ in range(args.runs):
             for name, command, games, _ in readers:
                 seconds, peak, last = run_measured(command)
                 if last != f"games {games}":
                     sys.exit(f"{name}: ended with {last!r}, expected 'games {games}'")
                 times[name].append(seconds)
-                memory[name] = max(memory[name], peak)
+                if peak is not None:
+                    memory[name] = max(memory[name] or 0, peak)
 
     rate = {name: games / statistics.median(times[name]) for name, _, games, _ in readers}
     base = rate["shakmaty + pgn-reader"]
@@ -143,7 +149,7 @@ def main():
         median = statistics.median(times[name])
         print(
             f"{name:42} {games:7} {median:8.3f} {rate[name]:10.0f} {bytes_ / median / 1e6:7.1f} "
-            f"{memory[name] / 1e6:8.1f} {rate[name] / base:10.3f}×"
+            f"{'' if memory[name] is None else f'{memory[name] / 1e6:.1f}':>8} {rate[name] / base:10.3f}×"
         )
     chess_rate = rate["python-chess read_game"]
     if has_binding:
