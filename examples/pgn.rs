@@ -18,8 +18,9 @@
 //!   then `errors N`;
 //! - with `--out`, `written N`: the games that pass the filters (every `--tag NAME=VALUE`, and with `--fen`
 //!   or `--hash` the games that reach that position, by Zobrist hash: the start or after any ply) written
-//!   as PGN to the file (`-` for standard output; the games are held until the end, then written as the
-//!   other examples write files: never half a file, a symbolic link followed);
+//!   as PGN to the file (`-` for standard output, the counts then going to standard error; the games are
+//!   held until the end, then written as the other examples write files: never half a file, a symbolic
+//!   link followed);
 //! - last, `games N`: the games read without error.
 //!
 //! Statistics and filters count only the games read without error; the filters also narrow the counts.
@@ -27,7 +28,10 @@
 //! seed `--seed`, at most `--max-plies` plies each: tags of a database, clock comments, NAGs and
 //! variations) as PGN to `--out` (default standard output): the files the `pgn` bench and
 //! `scripts/compare_pgn.py` read. Bad arguments or an unreadable file: a message on standard error and exit
-//! code 2.
+//! code 2, also when reading fails part-way (a truncated compressed file), after the counts so far.
+//!
+//! Memory: reading holds a batch of games at a time whatever the file's size; the opening counts grow
+//! with the distinct openings (many with a large `--openings`), and `--out` keeps the games it writes.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -149,12 +153,16 @@ impl<R: Read> Read for Counting<R> {
 /// What `read` counts.
 #[derive(Default)]
 struct Tally {
+    /// Games read, with or without error, kept or not.
+    read: u64,
     games: u64,
     errors: u64,
     first_errors: Vec<String>,
     results: HashMap<GameResult, u64>,
     openings: HashMap<String, u64>,
     kept: Vec<PgnGame>,
+    /// Reading the file failed (not a game in it): what the error said.
+    failed: Option<String>,
 }
 
 /// Whether the game reaches the position of Zobrist hash `hash`: its start, or after one of its moves.
@@ -171,8 +179,13 @@ fn reaches(game: &PgnGame, hash: u64) -> bool {
 
 impl Tally {
     fn add(&mut self, game: Result<PgnGame, PgnError>, args: &ReadArgs) {
+        self.read += 1;
         let game = match game {
             Ok(game) => game,
+            Err(e) if matches!(e.kind, pgn::PgnErrorKind::Io(_)) => {
+                self.failed = Some(e.to_string());
+                return;
+            }
             Err(e) => {
                 self.errors += 1;
                 if self.first_errors.len() < 5 {
@@ -217,11 +230,15 @@ fn read(args: &ReadArgs) -> Result<(), String> {
         ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}")
             .expect("a valid template"),
     );
+    // With the games on standard output, the counts go to standard error.
+    if args.out.as_ref().is_some_and(|o| o.as_os_str() == "-") {
+        out::to_stderr();
+    }
     let started = std::time::Instant::now();
     let mut tally = Tally::default();
     let step = |tally: &mut Tally, game| {
         tally.add(game, args);
-        let seen = tally.games + tally.errors;
+        let seen = tally.read;
         if seen.is_multiple_of(1024) {
             bar.set_position(read.load(Ordering::Relaxed));
             let rate = seen as f64 / started.elapsed().as_secs_f64().max(1e-9);
@@ -257,7 +274,10 @@ fn read(args: &ReadArgs) -> Result<(), String> {
         outln!("written {}", tally.kept.len());
     }
     outln!("games {}", tally.games);
-    Ok(())
+    match tally.failed {
+        Some(e) => Err(format!("{name}: {e}")),
+        None => Ok(()),
+    }
 }
 
 fn generate(args: &GenerateArgs) -> Result<(), String> {

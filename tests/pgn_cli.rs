@@ -76,6 +76,14 @@ fn read_takes_a_zstd_file_as_the_plain_one() {
     std::fs::write(&packed, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
     assert!(std::fs::metadata(&packed).unwrap().len() < text.len() as u64 / 3);
     assert_eq!(ok(&["read", path(&packed), "--quiet"]), ok(&["read", path(&file), "--quiet"]));
+    // Cut short: the counts so far, then the reason and exit code 2.
+    let bytes = std::fs::read(&packed).unwrap();
+    let cut = dir.join("cut.pgn.zst");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let out = run(&["read", path(&cut), "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("\ngames "), "{}", stdout(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("pgn: "), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -106,14 +114,17 @@ fn read_writes_the_games_that_pass_the_filters() {
                 })
         })
         .collect();
-    let by_fen = ok(&["read", path(&file), "--quiet", "--fen", &pos.fen(), "--out", "-"]);
-    let written: Vec<_> = read_games(&by_fen).filter_map(Result::ok).collect();
+    // To standard output: the games alone (the counts on standard error).
+    let by_fen = run(&["read", path(&file), "--quiet", "--fen", &pos.fen(), "--out", "-"]);
+    assert!(by_fen.status.success());
+    let written: Vec<_> = read_games(&stdout(&by_fen)).map(Result::unwrap).collect();
     assert_eq!(written.len(), reaching.len());
     assert!(written.iter().zip(&reaching).all(|(a, b)| a == *b));
-    assert!(by_fen.ends_with(&format!("written {0}\ngames {0}\n", reaching.len())), "{by_fen}");
+    let counts = String::from_utf8_lossy(&by_fen.stderr).to_string();
+    assert!(counts.ends_with(&format!("written {0}\ngames {0}\n", reaching.len())), "{counts}");
     let hash = format!("{:#x}", pos.hash());
-    let by_hash = ok(&["read", path(&file), "--quiet", "--hash", &hash, "--out", "-"]);
-    assert_eq!(by_hash, by_fen);
+    let by_hash = run(&["read", path(&file), "--quiet", "--hash", &hash, "--out", "-"]);
+    assert_eq!((by_hash.stdout, by_hash.stderr), (by_fen.stdout, by_fen.stderr));
     // Tag and position together: nothing.
     let none = ok(&["read", path(&file), "--quiet", "--hash", &hash, "--tag", "Event=nothing"]);
     assert!(none.ends_with("errors 1\ngames 0\n"), "{none}");

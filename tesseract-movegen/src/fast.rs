@@ -758,6 +758,11 @@ impl MoveFilter {
 /// assert_eq!(list[0].from, g.parse_cell("g1").unwrap());
 /// ```
 pub fn legal_moves_matching(pos: &Position, filter: &MoveFilter, list: &mut MoveList) {
+    let g = pos.geometry();
+    // A cell off the board is no move's.
+    if filter.from.is_some_and(|c| !g.contains(c)) || filter.to.is_some_and(|c| !g.contains(c)) {
+        return;
+    }
     match pos.bitboards() {
         Some(bb) => board8::moves_matching(pos, bb, filter, list),
         None => Node::with(pos, |node| node.moves_matching(filter, list)),

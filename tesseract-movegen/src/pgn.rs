@@ -1281,9 +1281,25 @@ pub fn open(path: &std::path::Path) -> std::io::Result<PgnReader<PgnSource>> {
 ///
 /// # Errors
 /// As [`open`].
-pub fn decompressed(source: impl std::io::Read + Send + 'static) -> std::io::Result<PgnReader<PgnSource>> {
-    let mut source = std::io::BufReader::with_capacity(1 << 16, source);
-    let compressed = source.fill_buf()?.starts_with(&ZSTD_MAGIC);
+pub fn decompressed(mut source: impl std::io::Read + Send + 'static) -> std::io::Result<PgnReader<PgnSource>> {
+    // The first four bytes, however few a read gives (a pipe), to tell a zstd frame (or a skippable frame,
+    // which some compressors write first) from text.
+    let mut head = [0u8; 4];
+    let mut n = 0;
+    while n < head.len() {
+        match source.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let skippable = (0x184d_2a50..=0x184d_2a5f).contains(&u32::from_le_bytes(head));
+    let compressed = n == head.len() && (head == ZSTD_MAGIC || skippable);
+    let source = std::io::BufReader::with_capacity(
+        1 << 16,
+        std::io::Read::chain(std::io::Cursor::new(head[..n].to_vec()), source),
+    );
     let source: PgnSource = if compressed {
         #[cfg(feature = "zstd")]
         {
@@ -1522,10 +1538,11 @@ const BATCH_BYTES: usize = 1 << 20;
 
 #[cfg(feature = "parallel")]
 impl<R: BufRead + Send> PgnReader<R> {
-    /// The same games, parsed on every core (rayon's pool): the text is split into games on the calling
-    /// thread, batches of about 1 MiB of games are parsed in parallel, and the results come out in the
-    /// order of the text. Memory stays bounded by a batch (and one game's cap), whatever the file's size.
-    /// For counting and filtering large files; the sequential reader is faster on one core.
+    /// The same games, parsed on every core (rayon's pool): the text is cut into batches of about 1 MiB of
+    /// games, each batch's games are parsed in parallel while the next batch is cut, and the results come
+    /// out in the order of the text. Memory stays bounded by two batches and the games of one (and one
+    /// game's cap), whatever the file's size. For counting and filtering large files; the sequential reader
+    /// is faster on one core.
     ///
     /// # Examples
     /// ```
@@ -1612,7 +1629,8 @@ impl<R: BufRead + Send> Iterator for ParallelGames<R> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
-        if self.ready.is_empty() {
+        // A batch may hold no game (a text of comments alone): read on until one does or the text ends.
+        while self.ready.is_empty() && !(self.next.is_empty() && self.reader.done && self.reader.pending.is_empty()) {
             self.fill();
         }
         self.ready.pop_front()
@@ -1704,7 +1722,7 @@ impl<'a> Parser<'a> {
         let moves = Vec::with_capacity(96);
         let mut game = PgnGame { tags, start, comments, moves, result: GameResult::Unknown };
         if !self.options.movetext {
-            return self.result_only(game, tag_result, number).map(Some);
+            return self.result_only(game, tag_result, number);
         }
         let mut pos = game.start.clone();
         let long = pos.shape().dims() != 2;
@@ -1775,9 +1793,11 @@ impl<'a> Parser<'a> {
         mut game: PgnGame,
         tag_result: Option<GameResult>,
         number: usize,
-    ) -> Result<PgnGame, PgnError> {
+    ) -> Result<Option<PgnGame>, PgnError> {
         let mut depth = 0usize;
         let mut termination = None;
+        // As the full read: a text of comments and NAGs alone, without tags, moves or result, is no game.
+        let mut any = !game.tags.is_empty();
         while let Some(t) = self.next() {
             let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
             let unexpected = match tok {
@@ -1785,8 +1805,12 @@ impl<'a> Parser<'a> {
                     depth += 1;
                     None
                 }
+                Tok::Close if depth == 0 => {
+                    let kind = PgnErrorKind::UnmatchedParenthesis;
+                    return Err(PgnError { game: number, line, ply: None, kind });
+                }
                 Tok::Close => {
-                    depth = depth.saturating_sub(1);
+                    depth -= 1;
                     None
                 }
                 _ if depth > 0 => None,
@@ -1799,7 +1823,11 @@ impl<'a> Parser<'a> {
                         termination = Some(r);
                         break;
                     }
-                    None => None,
+                    None => {
+                        // A move (a move number alone is none).
+                        any |= !s.bytes().all(|c| c.is_ascii_digit());
+                        None
+                    }
                 },
                 Tok::LBracket => Some('['),
                 Tok::RBracket => Some(']'),
@@ -1810,8 +1838,11 @@ impl<'a> Parser<'a> {
                 return Err(PgnError { game: number, line, ply: None, kind: PgnErrorKind::Unexpected(c) });
             }
         }
+        if !any && termination.is_none() {
+            return Ok(None);
+        }
         game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
-        Ok(game)
+        Ok(Some(game))
     }
 
     /// The raw text of a variation whose `(` was just read, up to its matching `)` (checked but not kept,

@@ -634,3 +634,49 @@ fn game_cutter_starts_each_game_with_no_variation_open() {
     assert_eq!(games.len(), 3);
     assert_eq!(games[2].as_ref().unwrap().result, GameResult::BlackWins);
 }
+
+/// Texts that hold no game where the reader first looks: the parallel reader reads on to the games after
+/// a batch of comments and NAGs alone, and the reader without movetext counts the games the full read
+/// counts (no game of a move number or a NAG alone after a result; a stray `)` an error in both).
+#[test]
+fn batches_and_texts_without_a_game() {
+    let text = format!("1. e4 {{{}}} *\n{}\n[Event \"b\"]\n1. d4 *\n", "x".repeat(1_100_000), "$1 ".repeat(400_000));
+    let sequential: Vec<_> = read_games(&text).collect();
+    let parallel: Vec<_> = PgnReader::new(text.as_bytes()).parallel().collect();
+    assert_eq!(sequential.len(), 2);
+    assert!(parallel == sequential);
+    for text in ["1. e4 e5 1-0\n2.\n", "1. e4 e5 1-0 !\n", "1. e4 e5 1-0\n) *\n[Event \"x\"]\n1. d4 *\n"] {
+        let full: Vec<_> = read_games(text).collect();
+        let tags: Vec<_> = PgnReader::new(text.as_bytes()).read_movetext(false).collect();
+        assert_eq!(tags.len(), full.len(), "{text:?}");
+        for (t, f) in tags.iter().zip(&full) {
+            assert_eq!(t.is_ok(), f.is_ok(), "{text:?}: {t:?} {f:?}");
+        }
+    }
+}
+
+/// A compressed stream is told from text by its first four bytes however few a read gives, and a
+/// skippable frame before it is no text either.
+#[cfg(feature = "zstd")]
+#[test]
+fn zstd_streams_are_told_by_their_first_bytes_whatever_the_reads() {
+    use std::io::Read;
+    /// A source that gives one byte a read, as a slow pipe may.
+    struct Trickle(std::io::Cursor<Vec<u8>>);
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(1);
+            self.0.read(&mut buf[..n])
+        }
+    }
+    let text = "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. d4 d5 1-0\n";
+    let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+    skippable.extend_from_slice(&packed);
+    let want: Vec<_> = read_games(text).collect();
+    for (name, bytes) in [("plain", text.as_bytes().to_vec()), ("zstd", packed), ("skippable frame first", skippable)] {
+        let games: Vec<_> =
+            tesseract_movegen::pgn::decompressed(Trickle(std::io::Cursor::new(bytes))).unwrap().collect();
+        assert!(games == want, "{name}: {games:?}");
+    }
+}

@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyType};
 use tesseract_board::Position;
@@ -36,6 +36,9 @@ use crate::stack;
 /// The most bytes of one game's text a stream holds (tesseract-movegen's reader's own cap, 16 MiB): a
 /// longer game is reported as an error and read past without being kept.
 const MAX_GAME_BYTES: usize = DEFAULT_MAX_GAME_BYTES;
+
+/// The most prefixes of a bad line [`salvage`] reads, for an error that is not a move's.
+const SALVAGE_TRIES: usize = 32;
 
 /// How much a stream asks its source for at a time (characters of a text file, bytes of a binary one).
 const DEFAULT_CHUNK: usize = 1 << 18;
@@ -233,12 +236,9 @@ fn salvage(text: &str, e: &RawPgnError) -> (Option<PgnGame>, Vec<(String, String
         }
         best = (0..=lo).rev().find_map(kept);
     } else {
-        // The longest prefix that reads, word by word.
-        for k in 0..=words.len() {
-            if let Some(game) = kept(k) {
-                best = Some(game);
-            }
-        }
+        // The longest prefix that reads, word by word from the longest, within a few tries: each try reads
+        // the text again, so a long line of words cannot make this quadratic.
+        best = (0..=words.len()).rev().take(SALVAGE_TRIES).find_map(kept);
     }
     match best {
         Some(game) => (Some(game), Vec::new()),
@@ -642,7 +642,11 @@ impl PgnStream {
     /// file's `read` raises is raised here.
     fn __next__(slf: &Bound<'_, Self>) -> PyResult<Option<PyItem>> {
         let py = slf.py();
-        let mut this = slf.borrow_mut();
+        // Another thread (or the file's own `read`) using the stream while this call reads is refused,
+        // not a panic: the GIL is released while a chunk is read.
+        let mut this = slf
+            .try_borrow_mut()
+            .map_err(|_| PyRuntimeError::new_err("this PGN stream is already being read (by another thread?)"))?;
         loop {
             if let Some(item) = this.ready.pop_front() {
                 return item_to_py(py, item).map(Some);
