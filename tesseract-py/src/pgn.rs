@@ -220,8 +220,9 @@ fn salvage(text: &str, e: &RawPgnError) -> (Option<PgnGame>, Vec<(String, String
         Some(Ok(game)) if game.moves.len() < ply => Some(game),
         _ => None,
     };
-    let mut best = None;
-    if is_move_error(&e.kind) {
+    // Each try reads the text again: a few tries at most, so that a long line of words cannot make this
+    // quadratic.
+    let best = if is_move_error(&e.kind) {
         // A prefix takes the bad move exactly when it is longer than the words before it: found by
         // bisection (a prefix may fail for another reason, ending inside a comment, but not this one).
         let takes_bad = |k: usize| matches!(read(k), Some(Err(err)) if is_move_error(&err.kind) && err.ply.is_some_and(|p| p >= ply));
@@ -234,12 +235,11 @@ fn salvage(text: &str, e: &RawPgnError) -> (Option<PgnGame>, Vec<(String, String
                 lo = mid;
             }
         }
-        best = (0..=lo).rev().find_map(kept);
+        (0..=lo).rev().take(SALVAGE_TRIES).find_map(kept)
     } else {
-        // The longest prefix that reads, word by word from the longest, within a few tries: each try reads
-        // the text again, so a long line of words cannot make this quadratic.
-        best = (0..=words.len()).rev().take(SALVAGE_TRIES).find_map(kept);
-    }
+        // The longest prefix that reads, word by word from the longest.
+        (0..=words.len()).rev().take(SALVAGE_TRIES).find_map(kept)
+    };
     match best {
         Some(game) => (Some(game), Vec::new()),
         None => (None, scan_tags(text)),
