@@ -215,6 +215,10 @@ impl Tally {
 }
 
 fn read(args: &ReadArgs) -> Result<(), String> {
+    // An output that cannot be written (its folder missing, a folder) is refused before any reading.
+    if let Some(out) = &args.out {
+        files::output_target(out).map_err(|e| format!("{}: {e}", files::output_name(out)))?;
+    }
     let name = args.file.display();
     let file = std::fs::File::open(&args.file).map_err(|e| format!("{name}: {e}"))?;
     let total = file.metadata().map(|m| m.len()).unwrap_or(0);

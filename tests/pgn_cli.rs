@@ -141,6 +141,7 @@ fn bad_arguments_exit_with_2_and_say_why() {
         (vec!["read", path(&dir), "--fen", "not a fen"], "--fen"),
         (vec!["read", path(&dir), "--tag", "=x"], "NAME=VALUE"),
         (vec!["read", path(&dir), "--threads", "0"], "--threads"),
+        (vec!["read", path(&dir), "--out", path(&missing.join("x.pgn"))], "does not exist"),
         (vec!["generate"], "--games"),
         (vec!["generate", "--games", "1", "--out", path(&dir)], "pgn:"),
     ] {
