@@ -1,0 +1,186 @@
+//! Tokens of PGN text, with their line numbers.
+
+use super::PgnErrorKind;
+
+/// The byte-order mark of UTF-8, read as white space before any game and between tokens.
+pub(super) const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// A token of PGN text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Tok<'a> {
+    LBracket,
+    RBracket,
+    Str(String),
+    Symbol(&'a str),
+    Period,
+    Star,
+    Comment(String),
+    Nag(u8),
+    Open,
+    Close,
+}
+
+/// A token and its line, or a lexing error and its line.
+/// (The error boxed: a token is moved at every step, and most of the kinds are large.)
+pub(super) type Lexed<'a> = Result<(Tok<'a>, usize), Box<(PgnErrorKind, usize)>>;
+
+/// Splits one game's text (or several untagged ones) into tokens with their line numbers.
+pub(super) struct Lexer<'a> {
+    text: &'a str,
+    i: usize,
+    line: usize,
+    /// Whether comments are kept (their text normalized); otherwise a comment token is empty.
+    comments: bool,
+}
+
+/// The words of `text` separated by single spaces.
+fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+pub(super) fn is_symbol_start(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+pub(super) fn is_symbol_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"_+#=:-/".contains(&b)
+}
+
+impl<'a> Lexer<'a> {
+    pub(super) fn new(text: &'a str, first_line: usize, comments: bool) -> Lexer<'a> {
+        Lexer { text, i: 0, line: first_line, comments }
+    }
+
+    /// The next token and its line, a lexing error and its line, or `None` at the end.
+    pub(super) fn next_token(&mut self) -> Option<Lexed<'a>> {
+        let b = self.text.as_bytes();
+        loop {
+            let c = *b.get(self.i)?;
+            let at_line_start = self.i == 0 || b[self.i - 1] == b'\n';
+            if c == b'\n' {
+                self.line += 1;
+                self.i += 1;
+            } else if c.is_ascii_whitespace() {
+                self.i += 1;
+            } else if b[self.i..].starts_with(BOM) {
+                self.i += BOM.len();
+            } else if c == b'%' && at_line_start {
+                while self.i < b.len() && b[self.i] != b'\n' {
+                    self.i += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        let line = self.line;
+        let start = self.i;
+        let c = b[start];
+        self.i += 1;
+        let tok = match c {
+            b'[' => Tok::LBracket,
+            b']' => Tok::RBracket,
+            b'(' => Tok::Open,
+            b')' => Tok::Close,
+            b'.' => Tok::Period,
+            b'*' => Tok::Star,
+            b'{' => {
+                let Some(len) = b[self.i..].iter().position(|&x| x == b'}') else {
+                    self.line += b[self.i..].iter().filter(|&&x| x == b'\n').count();
+                    self.i = b.len();
+                    return Some(Err(Box::new((PgnErrorKind::UnterminatedComment, line))));
+                };
+                let body = &self.text[self.i..self.i + len];
+                self.line += body.bytes().filter(|&x| x == b'\n').count();
+                self.i += len + 1;
+                Tok::Comment(if self.comments { normalize(body) } else { String::new() })
+            }
+            b';' => {
+                let len = b[self.i..].iter().position(|&x| x == b'\n').unwrap_or(b.len() - self.i);
+                let body = &self.text[self.i..self.i + len];
+                self.i += len;
+                // Written back in braces, which cannot hold a `}`.
+                Tok::Comment(if self.comments { normalize(&body.replace('}', " ")) } else { String::new() })
+            }
+            b'"' => {
+                let mut value = String::new();
+                loop {
+                    match b.get(self.i) {
+                        None | Some(b'\n') => return Some(Err(Box::new((PgnErrorKind::UnterminatedString, line)))),
+                        Some(b'"') => {
+                            self.i += 1;
+                            break;
+                        }
+                        Some(b'\\') if matches!(b.get(self.i + 1), Some(b'"' | b'\\')) => {
+                            value.push(b[self.i + 1] as char);
+                            self.i += 2;
+                        }
+                        Some(_) => {
+                            // Up to the next quote, backslash or line end (all ASCII: char boundaries).
+                            let len = b[self.i..]
+                                .iter()
+                                .position(|&x| matches!(x, b'"' | b'\\' | b'\n'))
+                                .unwrap_or(b.len() - self.i)
+                                .max(1);
+                            let end = self.i + len;
+                            match self.text.get(self.i..end) {
+                                // A tab or carriage return reads as a space, as the writer writes it.
+                                Some(s) => {
+                                    value.extend(s.chars().map(|c| if matches!(c, '\t' | '\r') { ' ' } else { c }))
+                                }
+                                None => value.push('\\'), // a lone backslash before a multi-byte char
+                            }
+                            self.i = end;
+                        }
+                    }
+                }
+                Tok::Str(value)
+            }
+            b'$' => {
+                let len = b[self.i..].iter().take_while(|x| x.is_ascii_digit()).count();
+                let digits = &self.text[self.i..self.i + len];
+                self.i += len;
+                match digits.parse::<u8>() {
+                    Ok(n) => Tok::Nag(n),
+                    Err(_) => return Some(Err(Box::new((PgnErrorKind::Nag(format!("${digits}")), line)))),
+                }
+            }
+            b'!' | b'?' => {
+                let second = b.get(self.i).copied().filter(|x| matches!(x, b'!' | b'?'));
+                if second.is_some() {
+                    self.i += 1;
+                }
+                Tok::Nag(match (c, second) {
+                    (b'!', None) => 1,
+                    (b'?', None) => 2,
+                    (b'!', Some(b'!')) => 3,
+                    (b'?', Some(b'?')) => 4,
+                    (b'!', Some(_)) => 5,
+                    _ => 6,
+                })
+            }
+            b'-' if b.get(self.i) == Some(&b'-') => {
+                self.i += 1;
+                Tok::Symbol("--")
+            }
+            c if is_symbol_start(c) => {
+                while self.i < b.len() && is_symbol_char(b[self.i]) {
+                    self.i += 1;
+                }
+                Tok::Symbol(&self.text[start..self.i])
+            }
+            _ => {
+                let found = self.text[start..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+                self.i = start + found.len_utf8();
+                return Some(Err(Box::new((PgnErrorKind::Unexpected(found), line))));
+            }
+        };
+        Some(Ok((tok, line)))
+    }
+}

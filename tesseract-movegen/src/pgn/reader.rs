@@ -1,0 +1,792 @@
+//! Reading games from any `BufRead`: the reader, its parallel form, the parser.
+
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+use tesseract_board::{Move, Position};
+
+use crate::rules::Legal;
+
+use super::cutter::{Cut, GameCutter, Scan};
+use super::lexer::{Lexed, Lexer, Tok};
+use super::{GameResult, PgnError, PgnErrorKind, PgnGame, PgnMove, Variant, valid_tag_name};
+
+/// The most bytes of one game's text a [`PgnReader`] holds, unless [`PgnReader::max_game_bytes`] says
+/// otherwise: 16 MiB, as much as the whole files the workspace's `play` example reads, far more than any
+/// annotated game needs.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
+
+/// The largest buffer a [`PgnReader`] keeps for the next game's text when a game is done (64 KiB).
+const SPARE_BYTES: usize = 64 << 10;
+
+/// Appends `bytes` to `buf`, growing it to at most `max` bytes of capacity (or what it needs, if more):
+/// the reader's buffer never takes twice the cap, as doubling would.
+fn extend_capped(buf: &mut Vec<u8>, bytes: &[u8], max: usize) {
+    let need = buf.len() + bytes.len();
+    if need > buf.capacity() {
+        let target = need.max(buf.capacity().saturating_mul(2)).min(max.max(need));
+        buf.reserve_exact(target - buf.len());
+    }
+    buf.extend_from_slice(bytes);
+}
+
+/// Reads the games of a PGN text from any `BufRead`, one `Result` per game (see the [module](self)).
+///
+/// Invalid UTF-8 is read as U+FFFD; a byte-order mark is skipped before any game, so files joined with
+/// `cat` read as one (and anywhere white space may stand).
+///
+/// A game's text (from its first line to the line of its result, or to the next game's tags) is held
+/// whole while it is read, up to [`PgnReader::max_game_bytes`] ([`DEFAULT_MAX_GAME_BYTES`], 16 MiB): a
+/// longer one is reported as [`PgnErrorKind::GameTooLong`] and the rest of it is read past without being
+/// kept, so that no input makes the reader hold more than the cap (and what parsing a game of that size
+/// takes); the next game is read as usual.
+///
+/// # Examples
+/// ```
+/// use tesseract_movegen::pgn::{PgnErrorKind, PgnReader};
+/// let text = "1. e4 e5 2. Ke3 *\n\n[Event \"second\"]\n1. d4 { solid } (1. c4) d5 1/2-1/2\n";
+/// let games: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+/// let err = games[0].as_ref().unwrap_err();
+/// assert_eq!((err.game, err.line, err.ply), (1, 1, Some(3)));
+/// assert_eq!(err.to_string(), "game 1, line 1, ply 3: Ke3 is not a legal move here: no king can move to e3");
+/// let second = games[1].as_ref().unwrap();
+/// assert_eq!(second.moves[0].variations, ["1. c4"]);
+/// # let _ = PgnErrorKind::UnclosedVariation;
+/// ```
+pub struct PgnReader<R> {
+    source: R,
+    splitter: GameCutter,
+    /// The text of the game being read (none while an over-long one is read past).
+    chunk: Vec<u8>,
+    /// An empty buffer kept from the last game's text, so that reading a game allocates no new one.
+    spare: Vec<u8>,
+    /// The line `chunk` starts on.
+    first_line: usize,
+    /// Where the current line starts in `chunk`.
+    line_start: usize,
+    /// An over-long game is being read past.
+    skipping: bool,
+    max_game_bytes: usize,
+    pending: VecDeque<Pending>,
+    games: usize,
+    keep_variations: bool,
+    /// Whether the movetext is read (moves resolved), or only the tags and the result.
+    movetext: bool,
+    /// Game texts are queued unparsed (for [`PgnReader::parallel`]) rather than parsed as they end.
+    defer: bool,
+    done: bool,
+}
+
+/// What the parser reads of a game: variations' text, the movetext.
+#[derive(Copy, Clone, Debug)]
+struct ReadOptions {
+    keep_variations: bool,
+    movetext: bool,
+}
+
+/// What a [`PgnReader`] has ready: a game read (or an error), or in deferred mode a game's text to parse.
+/// (A game kept inline, as the queue held it before texts could wait in it: boxing it would cost an
+/// allocation a game.)
+#[allow(clippy::large_enum_variant)]
+enum Pending {
+    Done(Result<PgnGame, PgnError>),
+    Text { text: Vec<u8>, first_line: usize },
+}
+
+/// Parses the games in one game's text (usually one; several when untagged games share it), numbering
+/// them from `first_game`, into `out`; returns how many.
+fn parse_text(
+    text: &[u8],
+    first_line: usize,
+    first_game: usize,
+    options: ReadOptions,
+    out: &mut impl Extend<Pending>,
+) -> usize {
+    // Valid UTF-8 (nearly always) is checked by the faster test; invalid bytes read as U+FFFD.
+    let text = match std::str::from_utf8(text) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(text),
+    };
+    let mut parser = Parser { lex: Lexer::new(&text, first_line, options.movetext), peeked: None, options };
+    let mut count = 0;
+    loop {
+        let game = first_game + count;
+        match parser.game(game) {
+            Ok(None) => break,
+            Ok(Some(g)) => out.extend([Pending::Done(Ok(g))]),
+            Err(e) => {
+                out.extend([Pending::Done(Err(e))]);
+                parser.skip_game();
+            }
+        }
+        count += 1;
+    }
+    count
+}
+
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// A source of PGN text read from a file: the file itself, or its decompressed text.
+pub type PgnSource = Box<dyn BufRead + Send>;
+
+/// A reader of the PGN file at `path`, plain or zstd-compressed (`.pgn.zst`, as the open game databases
+/// publish their monthly files; told by its first bytes, not its name), decompressed as it is read with the
+/// `zstd` feature. Memory stays bounded whatever the file's size.
+///
+/// # Errors
+/// The error of opening or reading the file's first bytes; a compressed file without the `zstd` feature is
+/// an error of kind [`std::io::ErrorKind::Unsupported`] that says so.
+///
+/// # Examples
+/// ```
+/// # fn main() -> std::io::Result<()> {
+/// let path = std::env::temp_dir().join(format!("tesseract-open-doc-{}.pgn", std::process::id()));
+/// std::fs::write(&path, "1. e4 e5 *\n")?;
+/// let games: Vec<_> = tesseract_movegen::pgn::open(&path)?.collect();
+/// assert_eq!(games.len(), 1);
+/// std::fs::remove_file(&path)
+/// # }
+/// ```
+pub fn open(path: &std::path::Path) -> std::io::Result<PgnReader<PgnSource>> {
+    decompressed(std::fs::File::open(path)?)
+}
+
+/// A reader of the PGN text in `source`, plain or zstd-compressed (told by its first bytes), as [`open`]
+/// reads a file: for a file the caller opened (to count its bytes for a progress bar, say) or a stream.
+///
+/// # Errors
+/// As [`open`].
+pub fn decompressed(mut source: impl std::io::Read + Send + 'static) -> std::io::Result<PgnReader<PgnSource>> {
+    // The first four bytes, however few a read gives (a pipe), to tell a zstd frame (or a skippable frame,
+    // which some compressors write first) from text.
+    let mut head = [0u8; 4];
+    let mut n = 0;
+    while n < head.len() {
+        match source.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let skippable = (0x184d_2a50..=0x184d_2a5f).contains(&u32::from_le_bytes(head));
+    let compressed = n == head.len() && (head == ZSTD_MAGIC || skippable);
+    let source = std::io::BufReader::with_capacity(
+        1 << 16,
+        std::io::Read::chain(std::io::Cursor::new(head[..n].to_vec()), source),
+    );
+    let source: PgnSource = if compressed {
+        #[cfg(feature = "zstd")]
+        {
+            Box::new(std::io::BufReader::with_capacity(1 << 16, zstd::stream::read::Decoder::with_buffer(source)?))
+        }
+        #[cfg(not(feature = "zstd"))]
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "a zstd-compressed file: reading it needs the `zstd` feature of tesseract-movegen",
+            ));
+        }
+    } else {
+        Box::new(source)
+    };
+    Ok(PgnReader::new(source))
+}
+
+/// Reads the games of a PGN text (see [`PgnReader`]).
+pub fn read_games(text: &str) -> PgnReader<&[u8]> {
+    PgnReader::new(text.as_bytes())
+}
+
+impl<R: BufRead> PgnReader<R> {
+    /// A reader of the games in `source`.
+    pub fn new(source: R) -> PgnReader<R> {
+        PgnReader {
+            source,
+            splitter: GameCutter::new(),
+            chunk: Vec::new(),
+            spare: Vec::new(),
+            first_line: 1,
+            line_start: 0,
+            skipping: false,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            pending: VecDeque::new(),
+            games: 0,
+            keep_variations: true,
+            movetext: true,
+            defer: false,
+            done: false,
+        }
+    }
+
+    /// Whether variations are kept as raw text on their moves (the default) or skipped.
+    #[must_use]
+    pub fn keep_variations(mut self, keep: bool) -> PgnReader<R> {
+        self.keep_variations = keep;
+        self
+    }
+
+    /// Whether the moves are read (the default), or only the tags, the start position and the result: a
+    /// game then has no moves, comments or NAGs, and its moves are neither resolved nor checked (a game with
+    /// an illegal move reads without error), which makes a pass over a file's tags several times faster.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::{GameResult, PgnReader};
+    /// let text = "[White \"A\"]\n1. e4 Ke7 1-0\n[White \"B\"]\n1. d4 d5 (1... Nf6) *\n";
+    /// let games: Vec<_> = PgnReader::new(text.as_bytes()).read_movetext(false).map(Result::unwrap).collect();
+    /// assert_eq!(games.iter().map(|g| g.tag("White").unwrap()).collect::<Vec<_>>(), ["A", "B"]);
+    /// assert_eq!(games[0].result, GameResult::WhiteWins);
+    /// assert!(games.iter().all(|g| g.moves.is_empty()));
+    /// ```
+    #[must_use]
+    pub fn read_movetext(mut self, read: bool) -> PgnReader<R> {
+        self.movetext = read;
+        self
+    }
+
+    /// The most bytes of one game's text the reader holds ([`DEFAULT_MAX_GAME_BYTES`] by default): a
+    /// game over it is a [`PgnErrorKind::GameTooLong`] error, read past without being kept.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::{PgnErrorKind, PgnReader};
+    /// let text = format!("1. e4 {{{}}} e5 *\n1. d4 d5 *\n", "x".repeat(5000));
+    /// let games: Vec<_> = PgnReader::new(text.as_bytes()).max_game_bytes(1 << 10).collect();
+    /// let err = games[0].as_ref().unwrap_err();
+    /// assert_eq!(err.kind, PgnErrorKind::GameTooLong { max_bytes: 1024 });
+    /// assert_eq!(err.to_string(), "game 1, line 1: the game's text is longer than 1024 bytes, the most \
+    ///     this reader holds (PgnReader::max_game_bytes): read past it to the next game");
+    /// assert_eq!(games[1].as_ref().unwrap().moves.len(), 2);
+    /// ```
+    #[must_use]
+    pub fn max_game_bytes(mut self, max: usize) -> PgnReader<R> {
+        self.max_game_bytes = max;
+        self
+    }
+
+    fn options(&self) -> ReadOptions {
+        ReadOptions { keep_variations: self.keep_variations, movetext: self.movetext }
+    }
+
+    /// Parses the game text held (if any besides white space) and starts the next one on `next_line`.
+    fn end_chunk(&mut self, rest: Vec<u8>, next_line: usize) {
+        let chunk = std::mem::replace(&mut self.chunk, rest);
+        let first = std::mem::replace(&mut self.first_line, next_line);
+        self.line_start = 0;
+        if chunk.iter().all(u8::is_ascii_whitespace) {
+            // Nothing to read.
+        } else if self.defer {
+            self.pending.push_back(Pending::Text { text: chunk, first_line: first });
+            return;
+        } else {
+            self.games += parse_text(&chunk, first, self.games + 1, self.options(), &mut self.pending);
+        }
+        // Kept for the next game, unless a long game made it large.
+        if chunk.capacity() <= SPARE_BYTES {
+            self.spare = chunk;
+            self.spare.clear();
+        }
+    }
+
+    /// Reads one buffer's worth of the source up to the next cut, keeping it unless an over-long game is
+    /// being read past.
+    fn read_some(&mut self) {
+        let buf = match self.source.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return,
+            Err(e) => {
+                self.done = true;
+                self.games += 1;
+                let error = PgnError {
+                    game: self.games,
+                    line: self.splitter.line(),
+                    ply: None,
+                    kind: PgnErrorKind::Io(e.to_string()),
+                };
+                self.pending.push_back(Pending::Done(Err(error)));
+                return;
+            }
+        };
+        if buf.is_empty() {
+            self.done = true;
+            if !self.skipping {
+                self.end_chunk(Vec::new(), self.splitter.line());
+            }
+            return;
+        }
+        // At most one byte over the cap is kept, which tells a game over it.
+        let room = self.max_game_bytes.saturating_sub(self.chunk.len()).saturating_add(1);
+        let limit = if self.skipping { buf.len() } else { buf.len().min(room) };
+        let Scan { read, cut, line_start } = self.splitter.scan(&buf[..limit]);
+        if !self.skipping {
+            if let Some(offset) = line_start {
+                self.line_start = self.chunk.len() + offset;
+            }
+            extend_capped(&mut self.chunk, &buf[..read], self.max_game_bytes.saturating_add(1));
+        }
+        self.source.consume(read);
+        let line = self.splitter.line();
+        if self.skipping {
+            match cut {
+                // The next game's tag line: its `[` starts the next text (white space before it is dropped).
+                Some(Cut::BeforeLine) => {
+                    self.skipping = false;
+                    self.chunk = vec![b'['];
+                    self.first_line = line;
+                }
+                Some(Cut::AfterLine) => {
+                    self.skipping = false;
+                    self.first_line = line;
+                }
+                None => {}
+            }
+            return;
+        }
+        if cut == Some(Cut::BeforeLine) {
+            let mut rest = std::mem::take(&mut self.spare);
+            rest.extend_from_slice(&self.chunk[self.line_start..]);
+            self.chunk.truncate(self.line_start);
+            self.end_chunk(rest, line);
+        }
+        if self.chunk.len() > self.max_game_bytes {
+            self.games += 1;
+            let kind = PgnErrorKind::GameTooLong { max_bytes: self.max_game_bytes };
+            self.pending.push_back(Pending::Done(Err(PgnError {
+                game: self.games,
+                line: self.first_line,
+                ply: None,
+                kind,
+            })));
+            self.chunk = Vec::new();
+            self.line_start = 0;
+            // A game that ended on this line needs no reading past.
+            self.skipping = cut != Some(Cut::AfterLine);
+            self.first_line = line;
+        } else if cut == Some(Cut::AfterLine) {
+            let rest = std::mem::take(&mut self.spare);
+            self.end_chunk(rest, line);
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        loop {
+            match self.pending.pop_front() {
+                Some(Pending::Done(r)) => return Some(r),
+                Some(Pending::Text { text, first_line }) => {
+                    // Not queued outside deferred mode; parsed here all the same.
+                    let mut out = VecDeque::new();
+                    self.games += parse_text(&text, first_line, self.games + 1, self.options(), &mut out);
+                    out.extend(self.pending.drain(..));
+                    self.pending = out;
+                    continue;
+                }
+                None => {}
+            }
+            if self.done {
+                return None;
+            }
+            self.read_some();
+        }
+    }
+}
+
+/// The games of a [`PgnReader`] parsed on every core ([`PgnReader::parallel`]): the same items in the same
+/// order as the reader gives them, games numbered the same in errors.
+#[cfg(feature = "parallel")]
+pub struct ParallelGames<R> {
+    reader: PgnReader<R>,
+    ready: VecDeque<Result<PgnGame, PgnError>>,
+    /// The next batch, split while the last one was parsed.
+    next: Vec<Pending>,
+    /// Games (and errors) handed out or ready so far: the number of the next one, less one.
+    numbered: usize,
+}
+
+/// The text a batch of [`ParallelGames`] gathers before parsing it: 1 MiB.
+#[cfg(feature = "parallel")]
+const BATCH_BYTES: usize = 1 << 20;
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead + Send> PgnReader<R> {
+    /// The same games, parsed on every core (rayon's pool): the text is cut into batches of about 1 MiB of
+    /// games, each batch's games are parsed in parallel while the next batch is cut, and the results come
+    /// out in the order of the text. Memory stays bounded by two batches and the games of one (and one
+    /// game's cap), whatever the file's size. For counting and filtering large files; the sequential reader
+    /// is faster on one core.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::PgnReader;
+    /// let text = "1. e4 e5 *\n1. d4 Kd7 2. Ke3 *\n1. c4 c5 1/2-1/2\n";
+    /// let one: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    /// let all: Vec<_> = PgnReader::new(text.as_bytes()).parallel().collect();
+    /// assert_eq!(one, all);
+    /// assert_eq!(all[1].as_ref().unwrap_err().game, 2);
+    /// ```
+    pub fn parallel(mut self) -> ParallelGames<R> {
+        self.defer = true;
+        ParallelGames { reader: self, ready: VecDeque::new(), next: Vec::new(), numbered: 0 }
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead + Send> ParallelGames<R> {
+    /// Reads the next batch of game texts, parses them in parallel, and queues the results in order.
+    fn fill(&mut self) {
+        let options = self.reader.options();
+        let batch = match std::mem::take(&mut self.next) {
+            batch if batch.is_empty() => next_batch(&mut self.reader),
+            batch => batch,
+        };
+        if batch.is_empty() {
+            return;
+        }
+        // The batch parsed on the pool while the next one is split from the text.
+        let reader = &mut self.reader;
+        let (parsed, next) = rayon::join(|| parse_batch(batch, options), || next_batch(reader));
+        self.next = next;
+        for item in parsed.into_iter().flatten() {
+            self.numbered += 1;
+            if let Pending::Done(mut result) = item {
+                if let Err(e) = &mut result {
+                    e.game = self.numbered;
+                }
+                self.ready.push_back(result);
+            }
+        }
+    }
+}
+
+/// The next game texts (and errors) of a deferred reader, about [`BATCH_BYTES`] of text; empty at the end.
+#[cfg(feature = "parallel")]
+fn next_batch<R: BufRead>(reader: &mut PgnReader<R>) -> Vec<Pending> {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while bytes < BATCH_BYTES {
+        match reader.pending.pop_front() {
+            Some(item) => {
+                if let Pending::Text { text, .. } = &item {
+                    bytes += text.len();
+                }
+                batch.push(item);
+            }
+            None if reader.done => break,
+            None => reader.read_some(),
+        }
+    }
+    batch
+}
+
+/// A batch's game texts parsed on every core, in order (each text's games numbered from 1).
+#[cfg(feature = "parallel")]
+fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Pending>> {
+    use rayon::prelude::*;
+    batch
+        .into_par_iter()
+        .map(|item| match item {
+            Pending::Text { text, first_line } => {
+                let mut out = Vec::new();
+                parse_text(&text, first_line, 1, options, &mut out);
+                out
+            }
+            done => vec![done],
+        })
+        .collect()
+}
+
+#[cfg(feature = "parallel")]
+impl<R: BufRead + Send> Iterator for ParallelGames<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        // A batch may hold no game (a text of comments alone): read on until one does or the text ends.
+        while self.ready.is_empty() && !(self.next.is_empty() && self.reader.done && self.reader.pending.is_empty()) {
+            self.fill();
+        }
+        self.ready.pop_front()
+    }
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    peeked: Option<Lexed<'a>>,
+    options: ReadOptions,
+}
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Option<Lexed<'a>> {
+        self.peeked.take().or_else(|| self.lex.next_token())
+    }
+
+    fn peek(&mut self) -> Option<&Lexed<'a>> {
+        if self.peeked.is_none() {
+            self.peeked = self.lex.next_token();
+        }
+        self.peeked.as_ref()
+    }
+
+    /// Skips the rest of a game that failed: up to its result outside variations, or the end of its text.
+    fn skip_game(&mut self) {
+        let mut depth = 0usize;
+        while let Some(t) = self.next() {
+            match t {
+                Ok((Tok::Open, _)) => depth += 1,
+                Ok((Tok::Close, _)) => depth = depth.saturating_sub(1),
+                Ok((Tok::Star, _)) if depth == 0 => return,
+                Ok((Tok::Symbol(s), _)) if depth == 0 && GameResult::parse(s).is_some() => return,
+                _ => {}
+            }
+        }
+    }
+
+    /// The next game, `None` at the end of the text.
+    fn game(&mut self, number: usize) -> Result<Option<PgnGame>, PgnError> {
+        let err = |line: usize, ply: Option<usize>, kind| PgnError { game: number, line, ply, kind };
+        // Comments before the tags belong to no game; without tags they are the game's first comments.
+        let mut leading = Vec::new();
+        while let Some(Ok((Tok::Comment(_), _))) = self.peek() {
+            if let Some(Ok((Tok::Comment(c), _))) = self.next() {
+                if self.options.movetext {
+                    leading.push(c);
+                }
+            }
+        }
+        let Some(first) = self.peek() else { return Ok(None) };
+        let first_line = match first {
+            Ok((_, line)) => *line,
+            Err(e) => e.1,
+        };
+        let mut tags: Vec<(String, String)> = Vec::new();
+        while let Some(Ok((Tok::LBracket, line))) = self.peek() {
+            let line = *line;
+            self.next();
+            let name = match self.next() {
+                Some(Ok((Tok::Symbol(s), _))) if valid_tag_name(s) => s.to_string(),
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected a tag name after ["))),
+            };
+            let value = match self.next() {
+                Some(Ok((Tok::Str(v), _))) => v,
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected a quoted value after the tag name"))),
+            };
+            match self.next() {
+                Some(Ok((Tok::RBracket, _))) => {}
+                Some(Err(e)) => return Err(err(e.1, None, e.0)),
+                _ => return Err(err(line, None, PgnErrorKind::Tag("expected ] after the tag value"))),
+            }
+            tags.push((name, value));
+        }
+        let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let variant =
+            Variant::from_tag(find("Variant")).map_err(|v| err(first_line, None, PgnErrorKind::Variant(v)))?;
+        let start = match find("FEN") {
+            None => variant.start(),
+            Some(fen) => variant
+                .position(fen.trim())
+                .map_err(|error| err(first_line, None, PgnErrorKind::Fen { fen: fen.to_string(), error }))?,
+        };
+        let tag_result = find("Result").and_then(GameResult::parse).filter(|r| *r != GameResult::Unknown);
+        let comments = if tags.is_empty() { leading } else { Vec::new() };
+        // Room for a game of usual length, so that reading one rarely grows the list.
+        let moves = Vec::with_capacity(96);
+        let mut game = PgnGame { tags, start, comments, moves, result: GameResult::Unknown };
+        if !self.options.movetext {
+            return self.result_only(game, tag_result, number);
+        }
+        let mut pos = game.start.clone();
+        let long = pos.shape().dims() != 2;
+        let mut termination = None;
+        let mut any = !game.tags.is_empty();
+        while let Some(t) = self.next() {
+            let (tok, line) = t.map_err(|e| err(e.1, Some(game.moves.len() + 1), e.0))?;
+            let ply = Some(game.moves.len() + 1);
+            match tok {
+                Tok::Comment(c) => match game.moves.last_mut() {
+                    Some(m) => m.comments.push(c),
+                    None => game.comments.push(c),
+                },
+                Tok::Nag(n) => {
+                    if let Some(m) = game.moves.last_mut() {
+                        m.nags.push(n);
+                    }
+                }
+                Tok::Period => {}
+                Tok::Open => {
+                    let keep = self.options.keep_variations;
+                    let raw = self.variation(line, keep).map_err(|(kind, l)| err(l, ply, kind))?;
+                    match game.moves.last_mut() {
+                        Some(m) if keep => m.variations.push(raw),
+                        Some(_) => {}
+                        None => return Err(err(line, ply, PgnErrorKind::VariationBeforeMove)),
+                    }
+                }
+                Tok::Close => return Err(err(line, ply, PgnErrorKind::UnmatchedParenthesis)),
+                Tok::Star => {
+                    termination = Some(GameResult::Unknown);
+                    break;
+                }
+                Tok::LBracket => return Err(err(line, ply, PgnErrorKind::Unexpected('['))),
+                Tok::RBracket => return Err(err(line, ply, PgnErrorKind::Unexpected(']'))),
+                Tok::Str(_) => return Err(err(line, ply, PgnErrorKind::Unexpected('"'))),
+                Tok::Symbol(s) => {
+                    if let Some(r) = GameResult::parse(s) {
+                        termination = Some(r);
+                        break;
+                    }
+                    let digits = s.bytes().all(|c| c.is_ascii_digit());
+                    // A move number: digits before a period, or on a 2D board a short number without one (as
+                    // python-chess reads it); longer digits are a move text of another board.
+                    // `0000` is no move number but UCI's null move (refused below, as python-chess reads it).
+                    let number = digits && s != "0000";
+                    if number && (matches!(self.peek(), Some(Ok((Tok::Period, _)))) || (!long && s.len() <= 4)) {
+                        continue;
+                    }
+                    any = true;
+                    let m = movetext_move(&pos, s, long).map_err(|kind| err(line, ply, kind))?;
+                    let _ = pos.make(m);
+                    game.moves.push(PgnMove::new(m));
+                }
+            }
+        }
+        if !any && termination.is_none() {
+            return Ok(None);
+        }
+        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
+        Ok(Some(game))
+    }
+
+    /// The movetext of a game read without its moves ([`PgnReader::read_movetext`]): up to its result
+    /// outside variations (or the end of its text), which is the game's result unless its tags give one.
+    fn result_only(
+        &mut self,
+        mut game: PgnGame,
+        tag_result: Option<GameResult>,
+        number: usize,
+    ) -> Result<Option<PgnGame>, PgnError> {
+        let mut depth = 0usize;
+        let mut termination = None;
+        // As the full read: a text of comments and NAGs alone, without tags, moves or result, is no game.
+        let mut any = !game.tags.is_empty();
+        while let Some(t) = self.next() {
+            let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
+            let unexpected = match tok {
+                Tok::Open => {
+                    depth += 1;
+                    None
+                }
+                Tok::Close if depth == 0 => {
+                    let kind = PgnErrorKind::UnmatchedParenthesis;
+                    return Err(PgnError { game: number, line, ply: None, kind });
+                }
+                Tok::Close => {
+                    depth -= 1;
+                    None
+                }
+                _ if depth > 0 => None,
+                Tok::Star => {
+                    termination = Some(GameResult::Unknown);
+                    break;
+                }
+                Tok::Symbol(s) => match GameResult::parse(s) {
+                    Some(r) => {
+                        termination = Some(r);
+                        break;
+                    }
+                    None => {
+                        // A move (a move number alone is none).
+                        any |= !s.bytes().all(|c| c.is_ascii_digit());
+                        None
+                    }
+                },
+                Tok::LBracket => Some('['),
+                Tok::RBracket => Some(']'),
+                Tok::Str(_) => Some('"'),
+                _ => None,
+            };
+            if let Some(c) = unexpected {
+                return Err(PgnError { game: number, line, ply: None, kind: PgnErrorKind::Unexpected(c) });
+            }
+        }
+        if !any && termination.is_none() {
+            return Ok(None);
+        }
+        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
+        Ok(Some(game))
+    }
+
+    /// The raw text of a variation whose `(` was just read, up to its matching `)` (checked but not kept,
+    /// an empty text, unless `keep`).
+    fn variation(&mut self, open_line: usize, keep: bool) -> Result<String, (PgnErrorKind, usize)> {
+        let mut raw = String::new();
+        let mut depth = 1usize;
+        let word = |raw: &mut String, w: &str, glue: bool| {
+            if !keep {
+                return;
+            }
+            if !raw.is_empty() && !glue {
+                raw.push(' ');
+            }
+            raw.push_str(w);
+        };
+        loop {
+            let Some(t) = self.next() else { return Err((PgnErrorKind::UnclosedVariation, open_line)) };
+            let (tok, line) = t.map_err(|e| *e)?;
+            match tok {
+                Tok::Open => {
+                    depth += 1;
+                    word(&mut raw, "(", false);
+                }
+                Tok::Close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(raw);
+                    }
+                    word(&mut raw, ")", false);
+                }
+                Tok::Period => {
+                    let glue = raw.ends_with(|c: char| c.is_ascii_digit() || c == '.');
+                    word(&mut raw, ".", glue);
+                }
+                Tok::Symbol(s) => word(&mut raw, s, false),
+                Tok::Star => word(&mut raw, "*", false),
+                Tok::Nag(_) | Tok::Comment(_) if !keep => {}
+                Tok::Nag(n) => word(&mut raw, &format!("${n}"), false),
+                Tok::Comment(c) => {
+                    let c = c.replace('}', "");
+                    word(&mut raw, &if c.is_empty() { "{ }".to_string() } else { format!("{{ {c} }}") }, false);
+                }
+                Tok::LBracket => return Err((PgnErrorKind::Unexpected('['), line)),
+                Tok::RBracket => return Err((PgnErrorKind::Unexpected(']'), line)),
+                Tok::Str(_) => return Err((PgnErrorKind::Unexpected('"'), line)),
+            }
+        }
+    }
+}
+
+/// The legal move a movetext symbol names: SAN or UCI on 2D boards; the move text or the long form on
+/// boards of one, three and four axes.
+fn movetext_move(pos: &Position, text: &str, long: bool) -> Result<Move, PgnErrorKind> {
+    if matches!(text, "--" | "Z0" | "0000") {
+        return Err(PgnErrorKind::NullMove(text.to_string()));
+    }
+    if long && text.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return pos.parse_move(text).map_err(PgnErrorKind::MoveText);
+    }
+    crate::san::parse_move(pos, text).map_err(PgnErrorKind::Move)
+}
+
+impl std::str::FromStr for PgnGame {
+    type Err = PgnError;
+
+    /// The first game of a PGN text.
+    fn from_str(text: &str) -> Result<PgnGame, PgnError> {
+        read_games(text).next().unwrap_or(Err(PgnError { game: 1, line: 1, ply: None, kind: PgnErrorKind::NoGame }))
+    }
+}
