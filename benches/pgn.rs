@@ -13,8 +13,8 @@ use std::ops::ControlFlow;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus as PgnSanPlus, Skip, Visitor};
 use shakmaty::{Chess, Position as _, uci::UciMove};
-use tesseract::board::{Position, TextMove, start};
-use tesseract::movegen::pgn::{PgnReader, write_games};
+use tesseract::board::{Move, Position, TextMove, start};
+use tesseract::movegen::pgn::{self, PgnReader, write_games};
 use tesseract::movegen::{legal_moves, san};
 use tesseract::search::playout::pgn_corpus;
 
@@ -120,6 +120,79 @@ impl Visitor for TagsOnly {
     }
 }
 
+/// tesseract-movegen's visitor as the `Shakmaty` one: the moves of each game kept; with `keep`, tags,
+/// comments and NAGs kept too (owned copies).
+struct Moves {
+    keep: bool,
+    moves: Vec<Move>,
+    kept: Kept,
+}
+
+impl Moves {
+    fn new(keep: bool) -> Moves {
+        Moves { keep, moves: Vec::new(), kept: Kept::default() }
+    }
+}
+
+impl pgn::Visitor for Moves {
+    type Output = (Vec<Move>, Kept);
+
+    fn begin_game(&mut self) {
+        self.moves = Vec::with_capacity(128);
+        self.kept = Kept::default();
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        if self.keep {
+            self.kept.tags.push((name.as_bytes().to_vec(), value.as_bytes().to_vec()));
+        }
+    }
+
+    fn play(&mut self, _: &Position, m: Move) {
+        self.moves.push(m);
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.keep {
+            self.kept.comments.push(text.as_bytes().to_vec());
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if self.keep {
+            self.kept.nags.push(nag);
+        }
+    }
+
+    fn end_game(&mut self, _: pgn::GameResult) -> Self::Output {
+        (std::mem::take(&mut self.moves), std::mem::take(&mut self.kept))
+    }
+}
+
+/// tesseract-movegen's visitor reading the tags alone (kept, owned), its movetext skipped.
+#[derive(Default)]
+struct OurTags(Vec<(Vec<u8>, Vec<u8>)>);
+
+impl pgn::Visitor for OurTags {
+    type Output = Vec<(Vec<u8>, Vec<u8>)>;
+
+    fn begin_game(&mut self) {
+        self.0 = Vec::new();
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        self.0.push((name.as_bytes().to_vec(), value.as_bytes().to_vec()));
+    }
+
+    fn begin_movetext(&mut self, _: &Position) -> pgn::Skip {
+        pgn::Skip(true)
+    }
+
+    fn end_game(&mut self, _: pgn::GameResult) -> Self::Output {
+        std::mem::take(&mut self.0)
+    }
+}
+
 /// Every game's moves in UCI, by pgn-reader and shakmaty.
 fn shakmaty_uci(text: &str) -> Vec<Vec<String>> {
     let mut reader = Reader::new(text.as_bytes());
@@ -155,6 +228,13 @@ fn read(c: &mut Criterion) {
     let theirs = shakmaty_uci(&text);
     assert_eq!(theirs.len(), GAMES as usize);
     assert_eq!(tesseract_uci(&text), theirs, "both readers give the same moves");
+    let mut reader = PgnReader::new(text.as_bytes());
+    let mut visited = Vec::new();
+    while let Some(game) = reader.read_game(&mut Moves::new(true)) {
+        visited.push(game.expect("the corpus is legal").0);
+    }
+    let read: Vec<Vec<Move>> = PgnReader::new(text.as_bytes()).map(|g| g.expect("legal").moves().collect()).collect();
+    assert_eq!(visited, read, "the visitor gives the iterator's moves");
     let plies: usize = theirs.iter().map(Vec::len).sum();
     eprintln!("corpus: {GAMES} games, {plies} plies, {} bytes", text.len());
 
@@ -174,6 +254,17 @@ fn read(c: &mut Criterion) {
         })
     });
     for (name, keep) in [("moves", false), ("tags, comments and NAGs kept", true)] {
+        group.bench_function(format!("tesseract visitor, {name}"), |b| {
+            b.iter(|| {
+                let mut reader = PgnReader::new(black_box(text.as_bytes()));
+                let mut visitor = Moves::new(keep);
+                let mut n = 0;
+                while let Some(game) = reader.read_game(&mut visitor) {
+                    n += usize::from(game.is_ok());
+                }
+                assert_eq!(n, GAMES as usize);
+            })
+        });
         group.bench_function(format!("shakmaty + pgn-reader, {name}"), |b| {
             b.iter(|| {
                 let mut reader = Reader::new(black_box(text.as_bytes()));
@@ -189,6 +280,16 @@ fn read(c: &mut Criterion) {
     group.bench_function("tesseract PgnReader, tags only", |b| {
         b.iter(|| {
             let n = PgnReader::new(black_box(text.as_bytes())).read_movetext(false).filter(Result::is_ok).count();
+            assert_eq!(n, GAMES as usize);
+        })
+    });
+    group.bench_function("tesseract visitor, tags only", |b| {
+        b.iter(|| {
+            let mut reader = PgnReader::new(black_box(text.as_bytes()));
+            let mut n = 0;
+            while let Some(tags) = reader.read_game(&mut OurTags::default()) {
+                n += usize::from(tags.is_ok_and(|t| !t.is_empty()));
+            }
             assert_eq!(n, GAMES as usize);
         })
     });

@@ -1,5 +1,7 @@
 //! Tokens of PGN text, with their line numbers.
 
+use std::borrow::Cow;
+
 use super::PgnErrorKind;
 
 /// The byte-order mark of UTF-8, read as white space before any game and between tokens.
@@ -10,11 +12,13 @@ pub(super) const BOM: &[u8] = "\u{feff}".as_bytes();
 pub(super) enum Tok<'a> {
     LBracket,
     RBracket,
-    Str(String),
+    /// A string's value, its escapes undone (borrowed when it has none).
+    Str(Cow<'a, str>),
     Symbol(&'a str),
     Period,
     Star,
-    Comment(String),
+    /// A comment's raw text: between its braces, or after its `;` to the line's end.
+    Comment(&'a str),
     Nag(u8),
     Open,
     Close,
@@ -29,14 +33,13 @@ pub(super) struct Lexer<'a> {
     text: &'a str,
     i: usize,
     line: usize,
-    /// Whether comments are kept (their text normalized); otherwise a comment token is empty.
-    comments: bool,
 }
 
-/// The words of `text` separated by single spaces.
-fn normalize(text: &str) -> String {
+/// The words of a comment's raw text separated by single spaces, as a game keeps it; a `}` (which a `;`
+/// comment may hold) reads as a space, since the comment is written back in braces.
+pub(super) fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
+    for word in text.split(|c: char| c.is_whitespace() || c == '}').filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -54,8 +57,14 @@ pub(super) fn is_symbol_char(b: u8) -> bool {
 }
 
 impl<'a> Lexer<'a> {
-    pub(super) fn new(text: &'a str, first_line: usize, comments: bool) -> Lexer<'a> {
-        Lexer { text, i: 0, line: first_line, comments }
+    /// A lexer of `text` from byte `at` (a token's start), on line `line`.
+    pub(super) fn new(text: &'a str, at: usize, line: usize) -> Lexer<'a> {
+        Lexer { text, i: at, line }
+    }
+
+    /// Where the next token is looked for, and its line.
+    pub(super) fn at(&self) -> (usize, usize) {
+        (self.i, self.line)
     }
 
     /// The next token and its line, a lexing error and its line, or `None` at the end.
@@ -99,16 +108,22 @@ impl<'a> Lexer<'a> {
                 let body = &self.text[self.i..self.i + len];
                 self.line += body.bytes().filter(|&x| x == b'\n').count();
                 self.i += len + 1;
-                Tok::Comment(if self.comments { normalize(body) } else { String::new() })
+                Tok::Comment(body)
             }
             b';' => {
                 let len = b[self.i..].iter().position(|&x| x == b'\n').unwrap_or(b.len() - self.i);
                 let body = &self.text[self.i..self.i + len];
                 self.i += len;
-                // Written back in braces, which cannot hold a `}`.
-                Tok::Comment(if self.comments { normalize(&body.replace('}', " ")) } else { String::new() })
+                Tok::Comment(body)
             }
             b'"' => {
+                // Nearly always: no escape, tab or carriage return before the closing quote.
+                let plain = b[self.i..].iter().position(|&x| matches!(x, b'"' | b'\\' | b'\n' | b'\t' | b'\r'));
+                if let Some(len) = plain.filter(|&len| b[self.i + len] == b'"') {
+                    let value = &self.text[self.i..self.i + len];
+                    self.i += len + 1;
+                    return Some(Ok((Tok::Str(Cow::Borrowed(value)), line)));
+                }
                 let mut value = String::new();
                 loop {
                     match b.get(self.i) {
@@ -140,7 +155,7 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                Tok::Str(value)
+                Tok::Str(Cow::Owned(value))
             }
             b'$' => {
                 let len = b[self.i..].iter().take_while(|x| x.is_ascii_digit()).count();

@@ -269,8 +269,13 @@ impl Variant {
         }
     }
 
-    /// The start of a game without a `[FEN]` tag, built once (a FEN parsed and checked) and then copied.
+    /// The start of a game without a `[FEN]` tag.
     fn start(self) -> Position {
+        self.start_ref().clone()
+    }
+
+    /// The start of a game without a `[FEN]` tag, built once (a FEN parsed and checked).
+    fn start_ref(self) -> &'static Position {
         static STARTS: std::sync::OnceLock<[Position; 3]> = std::sync::OnceLock::new();
         let starts = STARTS.get_or_init(|| {
             [
@@ -279,12 +284,11 @@ impl Variant {
                 start::tesseract(start::Army::Standard),
             ]
         });
-        starts[match self {
+        &starts[match self {
             Variant::Classic => 0,
             Variant::Chess960 => 1,
             Variant::Tesseract => 2,
         }]
-        .clone()
     }
 
     fn position(self, fen: &str) -> Result<Position, FromFenError> {
@@ -676,6 +680,8 @@ pub enum PgnErrorKind {
 mod cutter;
 mod lexer;
 mod reader;
+mod visitor;
 
 pub use cutter::{Cut, GameCutter, Scan};
 pub use reader::*;
+pub use visitor::{Skip, Visitor};

@@ -8,8 +8,9 @@ use tesseract_board::{Move, Position};
 use crate::rules::Legal;
 
 use super::cutter::{Cut, GameCutter, Scan};
-use super::lexer::{Lexed, Lexer, Tok};
-use super::{GameResult, PgnError, PgnErrorKind, PgnGame, PgnMove, Variant, valid_tag_name};
+use super::lexer::{Lexed, Lexer, Tok, normalize};
+use super::visitor::{GameBuilder, Visitor};
+use super::{GameResult, PgnError, PgnErrorKind, PgnGame, Variant, valid_tag_name};
 
 /// The most bytes of one game's text a [`PgnReader`] holds, unless [`PgnReader::max_game_bytes`] says
 /// otherwise: 16 MiB, as much as the whole files the workspace's `play` example reads, far more than any
@@ -67,61 +68,70 @@ pub struct PgnReader<R> {
     /// An over-long game is being read past.
     skipping: bool,
     max_game_bytes: usize,
+    /// Game texts cut off and errors, in the order of the text.
     pending: VecDeque<Pending>,
+    /// The game text being parsed, if any.
+    current: Option<Current>,
+    /// The position the parser plays the moves on, its buffers kept from game to game.
+    scratch: Option<Position>,
     games: usize,
     keep_variations: bool,
     /// Whether the movetext is read (moves resolved), or only the tags and the result.
     movetext: bool,
-    /// Game texts are queued unparsed (for [`PgnReader::parallel`]) rather than parsed as they end.
-    defer: bool,
     done: bool,
 }
 
-/// What the parser reads of a game: variations' text, the movetext.
+/// A game text being parsed: the games in it are read one per call.
+struct Current {
+    text: String,
+    /// Where the next game's first token is looked for, and its line.
+    at: usize,
+    line: usize,
+}
+
+/// What the games of the iterator hold: variations' text, the movetext.
 #[derive(Copy, Clone, Debug)]
 struct ReadOptions {
     keep_variations: bool,
     movetext: bool,
 }
 
-/// What a [`PgnReader`] has ready: a game read (or an error), or in deferred mode a game's text to parse.
-/// (A game kept inline, as the queue held it before texts could wait in it: boxing it would cost an
-/// allocation a game.)
-#[allow(clippy::large_enum_variant)]
-enum Pending {
-    Done(Result<PgnGame, PgnError>),
-    Text { text: Vec<u8>, first_line: usize },
+impl ReadOptions {
+    fn builder(self) -> GameBuilder {
+        GameBuilder::new(self.keep_variations, self.movetext)
+    }
 }
 
-/// Parses the games in one game's text (usually one; several when untagged games share it), numbering
-/// them from `first_game`, into `out`; returns how many.
-fn parse_text(
-    text: &[u8],
-    first_line: usize,
-    first_game: usize,
-    options: ReadOptions,
-    out: &mut impl Extend<Pending>,
-) -> usize {
-    // Valid UTF-8 (nearly always) is checked by the faster test; invalid bytes read as U+FFFD.
-    let text = match std::str::from_utf8(text) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(text),
-    };
-    let mut parser = Parser { lex: Lexer::new(&text, first_line, options.movetext), peeked: None, options };
-    let mut count = 0;
-    loop {
-        let game = first_game + count;
-        match parser.game(game) {
-            Ok(None) => break,
-            Ok(Some(g)) => out.extend([Pending::Done(Ok(g))]),
-            Err(e) => {
-                out.extend([Pending::Done(Err(e))]);
-                parser.skip_game();
-            }
+/// What a [`PgnReader`] has cut off: a game's text to parse (it may hold several untagged games), or an
+/// error of reading (its game numbered when it is handed out).
+enum Pending {
+    Text { text: Vec<u8>, first_line: usize },
+    Error { line: usize, kind: PgnErrorKind },
+}
+
+/// A game text as a string: valid UTF-8 (nearly always) taken as it is, invalid bytes read as U+FFFD.
+fn into_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+impl Current {
+    /// The next game of the text, numbered `number`, told to `visitor` and played on `pos`: `None` when the
+    /// text holds no more. After an error, the rest of the failed game is skipped.
+    fn next_game<V: Visitor>(
+        &mut self,
+        number: usize,
+        visitor: &mut V,
+        pos: &mut Option<Position>,
+    ) -> Option<Result<V::Output, PgnError>> {
+        let mut parser = Parser { lex: Lexer::new(&self.text, self.at, self.line), peeked: None };
+        let read = parser.game(number, visitor, pos);
+        if read.is_err() {
+            parser.skip_game();
         }
-        count += 1;
+        debug_assert!(parser.peeked.is_none(), "a game ends on a token it read");
+        (self.at, self.line) = parser.lex.at();
+        read.transpose()
     }
-    count
 }
 
 /// The first bytes of a zstd frame.
@@ -212,10 +222,11 @@ impl<R: BufRead> PgnReader<R> {
             skipping: false,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             pending: VecDeque::new(),
+            current: None,
+            scratch: None,
             games: 0,
             keep_variations: true,
             movetext: true,
-            defer: false,
             done: false,
         }
     }
@@ -270,23 +281,89 @@ impl<R: BufRead> PgnReader<R> {
         ReadOptions { keep_variations: self.keep_variations, movetext: self.movetext }
     }
 
-    /// Parses the game text held (if any besides white space) and starts the next one on `next_line`.
+    /// Queues the game text held (if any besides white space) and starts the next one on `next_line`.
     fn end_chunk(&mut self, rest: Vec<u8>, next_line: usize) {
         let chunk = std::mem::replace(&mut self.chunk, rest);
         let first = std::mem::replace(&mut self.first_line, next_line);
         self.line_start = 0;
         if chunk.iter().all(u8::is_ascii_whitespace) {
-            // Nothing to read.
-        } else if self.defer {
-            self.pending.push_back(Pending::Text { text: chunk, first_line: first });
-            return;
+            self.recycle(chunk);
         } else {
-            self.games += parse_text(&chunk, first, self.games + 1, self.options(), &mut self.pending);
+            self.pending.push_back(Pending::Text { text: chunk, first_line: first });
         }
-        // Kept for the next game, unless a long game made it large.
-        if chunk.capacity() <= SPARE_BYTES {
-            self.spare = chunk;
-            self.spare.clear();
+    }
+
+    /// Keeps a game text's buffer for the next game, unless a long game made it large.
+    fn recycle(&mut self, mut buffer: Vec<u8>) {
+        if buffer.capacity() <= SPARE_BYTES && buffer.capacity() > self.spare.capacity() {
+            buffer.clear();
+            self.spare = buffer;
+        }
+    }
+
+    /// The next game of the text, told to `visitor` as it is read (see [`Visitor`]): what
+    /// [`Visitor::end_game`] gives, or the game's error; `None` at the end of the text. The games (and
+    /// errors) are the same, in the same order and numbered the same, as the iterator gives them.
+    ///
+    /// # Examples
+    /// Tags only, the moves skipped (neither resolved nor checked):
+    /// ```
+    /// use tesseract_board::Position;
+    /// use tesseract_movegen::pgn::{GameResult, PgnReader, Skip, Visitor};
+    ///
+    /// #[derive(Default)]
+    /// struct Players(Vec<String>);
+    ///
+    /// impl Visitor for Players {
+    ///     type Output = (Vec<String>, GameResult);
+    ///     fn begin_game(&mut self) {
+    ///         self.0.clear();
+    ///     }
+    ///     fn tag(&mut self, name: &str, value: &str) {
+    ///         if name == "White" || name == "Black" {
+    ///             self.0.push(value.to_string());
+    ///         }
+    ///     }
+    ///     fn begin_movetext(&mut self, _: &Position) -> Skip {
+    ///         Skip(true)
+    ///     }
+    ///     fn end_game(&mut self, result: GameResult) -> Self::Output {
+    ///         (std::mem::take(&mut self.0), result)
+    ///     }
+    /// }
+    ///
+    /// let text = "[White \"Ann\"]\n[Black \"Bo\"]\n1. e4 Ke7 0-1\n";
+    /// let mut reader = PgnReader::new(text.as_bytes());
+    /// let (players, result) = reader.read_game(&mut Players::default()).unwrap()?;
+    /// assert_eq!((players, result), (vec!["Ann".to_string(), "Bo".to_string()], GameResult::BlackWins));
+    /// assert!(reader.read_game(&mut Players::default()).is_none());
+    /// # Ok::<_, tesseract_movegen::pgn::PgnError>(())
+    /// ```
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Result<V::Output, PgnError>> {
+        loop {
+            if let Some(current) = &mut self.current {
+                match current.next_game(self.games + 1, visitor, &mut self.scratch) {
+                    Some(read) => {
+                        self.games += 1;
+                        return Some(read);
+                    }
+                    None => {
+                        let done = self.current.take().map(|c| c.text.into_bytes()).unwrap_or_default();
+                        self.recycle(done);
+                    }
+                }
+            }
+            match self.pending.pop_front() {
+                Some(Pending::Text { text, first_line }) => {
+                    self.current = Some(Current { text: into_text(text), at: 0, line: first_line });
+                }
+                Some(Pending::Error { line, kind }) => {
+                    self.games += 1;
+                    return Some(Err(PgnError { game: self.games, line, ply: None, kind }));
+                }
+                None if self.done => return None,
+                None => self.read_some(),
+            }
         }
     }
 
@@ -298,14 +375,8 @@ impl<R: BufRead> PgnReader<R> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return,
             Err(e) => {
                 self.done = true;
-                self.games += 1;
-                let error = PgnError {
-                    game: self.games,
-                    line: self.splitter.line(),
-                    ply: None,
-                    kind: PgnErrorKind::Io(e.to_string()),
-                };
-                self.pending.push_back(Pending::Done(Err(error)));
+                let error = Pending::Error { line: self.splitter.line(), kind: PgnErrorKind::Io(e.to_string()) };
+                self.pending.push_back(error);
                 return;
             }
         };
@@ -351,14 +422,8 @@ impl<R: BufRead> PgnReader<R> {
             self.end_chunk(rest, line);
         }
         if self.chunk.len() > self.max_game_bytes {
-            self.games += 1;
             let kind = PgnErrorKind::GameTooLong { max_bytes: self.max_game_bytes };
-            self.pending.push_back(Pending::Done(Err(PgnError {
-                game: self.games,
-                line: self.first_line,
-                ply: None,
-                kind,
-            })));
+            self.pending.push_back(Pending::Error { line: self.first_line, kind });
             self.chunk = Vec::new();
             self.line_start = 0;
             // A game that ended on this line needs no reading past.
@@ -375,24 +440,8 @@ impl<R: BufRead> Iterator for PgnReader<R> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
-        loop {
-            match self.pending.pop_front() {
-                Some(Pending::Done(r)) => return Some(r),
-                Some(Pending::Text { text, first_line }) => {
-                    // Not queued outside deferred mode; parsed here all the same.
-                    let mut out = VecDeque::new();
-                    self.games += parse_text(&text, first_line, self.games + 1, self.options(), &mut out);
-                    out.extend(self.pending.drain(..));
-                    self.pending = out;
-                    continue;
-                }
-                None => {}
-            }
-            if self.done {
-                return None;
-            }
-            self.read_some();
-        }
+        let mut builder = self.options().builder();
+        self.read_game(&mut builder)
     }
 }
 
@@ -430,8 +479,20 @@ impl<R: BufRead + Send> PgnReader<R> {
     /// assert_eq!(all[1].as_ref().unwrap_err().game, 2);
     /// ```
     pub fn parallel(mut self) -> ParallelGames<R> {
-        self.defer = true;
-        ParallelGames { reader: self, ready: VecDeque::new(), next: Vec::new(), numbered: 0 }
+        // The games left in a text being read, read here.
+        let mut ready = VecDeque::new();
+        let mut builder = self.options().builder();
+        while let Some(current) = &mut self.current {
+            match current.next_game(self.games + 1, &mut builder, &mut self.scratch) {
+                Some(read) => {
+                    self.games += 1;
+                    ready.push_back(read);
+                }
+                None => self.current = None,
+            }
+        }
+        let numbered = self.games;
+        ParallelGames { reader: self, ready, next: Vec::new(), numbered }
     }
 }
 
@@ -451,14 +512,12 @@ impl<R: BufRead + Send> ParallelGames<R> {
         let reader = &mut self.reader;
         let (parsed, next) = rayon::join(|| parse_batch(batch, options), || next_batch(reader));
         self.next = next;
-        for item in parsed.into_iter().flatten() {
+        for mut result in parsed.into_iter().flatten() {
             self.numbered += 1;
-            if let Pending::Done(mut result) = item {
-                if let Err(e) = &mut result {
-                    e.game = self.numbered;
-                }
-                self.ready.push_back(result);
+            if let Err(e) = &mut result {
+                e.game = self.numbered;
             }
+            self.ready.push_back(result);
         }
     }
 }
@@ -485,17 +544,17 @@ fn next_batch<R: BufRead>(reader: &mut PgnReader<R>) -> Vec<Pending> {
 
 /// A batch's game texts parsed on every core, in order (each text's games numbered from 1).
 #[cfg(feature = "parallel")]
-fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Pending>> {
+fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Result<PgnGame, PgnError>>> {
     use rayon::prelude::*;
     batch
         .into_par_iter()
         .map(|item| match item {
             Pending::Text { text, first_line } => {
-                let mut out = Vec::new();
-                parse_text(&text, first_line, 1, options, &mut out);
-                out
+                let mut current = Current { text: into_text(text), at: 0, line: first_line };
+                let (mut builder, mut scratch) = (options.builder(), None);
+                std::iter::from_fn(|| current.next_game(1, &mut builder, &mut scratch)).collect()
             }
-            done => vec![done],
+            Pending::Error { line, kind } => vec![Err(PgnError { game: 0, line, ply: None, kind })],
         })
         .collect()
 }
@@ -516,7 +575,6 @@ impl<R: BufRead + Send> Iterator for ParallelGames<R> {
 struct Parser<'a> {
     lex: Lexer<'a>,
     peeked: Option<Lexed<'a>>,
-    options: ReadOptions,
 }
 
 impl<'a> Parser<'a> {
@@ -545,16 +603,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The next game, `None` at the end of the text.
-    fn game(&mut self, number: usize) -> Result<Option<PgnGame>, PgnError> {
+    /// The next game, told to `visitor` and played on `scratch` (made from the game's start, its buffers
+    /// reused); `None` at the end of the text.
+    fn game<V: Visitor>(
+        &mut self,
+        number: usize,
+        visitor: &mut V,
+        scratch: &mut Option<Position>,
+    ) -> Result<Option<V::Output>, PgnError> {
         let err = |line: usize, ply: Option<usize>, kind| PgnError { game: number, line, ply, kind };
+        visitor.begin_game();
         // Comments before the tags belong to no game; without tags they are the game's first comments.
         let mut leading = Vec::new();
         while let Some(Ok((Tok::Comment(_), _))) = self.peek() {
             if let Some(Ok((Tok::Comment(c), _))) = self.next() {
-                if self.options.movetext {
-                    leading.push(c);
-                }
+                leading.push(c);
             }
         }
         let Some(first) = self.peek() else { return Ok(None) };
@@ -562,12 +625,14 @@ impl<'a> Parser<'a> {
             Ok((_, line)) => *line,
             Err(e) => e.1,
         };
-        let mut tags: Vec<(String, String)> = Vec::new();
+        // The tags the reader itself reads (the first of each name).
+        let (mut variant, mut fen, mut result) = (None, None, None);
+        let mut tags = false;
         while let Some(Ok((Tok::LBracket, line))) = self.peek() {
             let line = *line;
             self.next();
             let name = match self.next() {
-                Some(Ok((Tok::Symbol(s), _))) if valid_tag_name(s) => s.to_string(),
+                Some(Ok((Tok::Symbol(s), _))) if valid_tag_name(s) => s,
                 Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected a tag name after ["))),
             };
@@ -581,60 +646,51 @@ impl<'a> Parser<'a> {
                 Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected ] after the tag value"))),
             }
-            tags.push((name, value));
+            visitor.tag(name, &value);
+            tags = true;
+            let slot = match name {
+                "Variant" => &mut variant,
+                "FEN" => &mut fen,
+                "Result" => &mut result,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
         }
-        let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
         let variant =
-            Variant::from_tag(find("Variant")).map_err(|v| err(first_line, None, PgnErrorKind::Variant(v)))?;
-        let start = match find("FEN") {
-            None => variant.start(),
-            Some(fen) => variant
-                .position(fen.trim())
-                .map_err(|error| err(first_line, None, PgnErrorKind::Fen { fen: fen.to_string(), error }))?,
+            Variant::from_tag(variant.as_deref()).map_err(|v| err(first_line, None, PgnErrorKind::Variant(v)))?;
+        let pos = match (fen, scratch.as_mut()) {
+            (Some(fen), _) => scratch.insert(
+                variant
+                    .position(fen.trim())
+                    .map_err(|error| err(first_line, None, PgnErrorKind::Fen { fen: fen.to_string(), error }))?,
+            ),
+            (None, Some(pos)) => {
+                pos.clone_from(variant.start_ref());
+                pos
+            }
+            (None, None) => scratch.insert(variant.start_ref().clone()),
         };
-        let tag_result = find("Result").and_then(GameResult::parse).filter(|r| *r != GameResult::Unknown);
-        let comments = if tags.is_empty() { leading } else { Vec::new() };
-        // Room for a game of usual length, so that reading one rarely grows the list.
-        let moves = Vec::with_capacity(96);
-        let mut game = PgnGame { tags, start, comments, moves, result: GameResult::Unknown };
-        if !self.options.movetext {
-            return self.result_only(game, tag_result, number);
+        let tag_result = result.as_deref().and_then(GameResult::parse).filter(|r| *r != GameResult::Unknown);
+        let skip = visitor.begin_movetext(pos);
+        if skip.0 {
+            return self.result_only(visitor, tags, tag_result, number);
         }
-        let mut pos = game.start.clone();
+        if !tags {
+            for c in leading {
+                visitor.comment(c);
+            }
+        }
         let long = pos.shape().dims() != 2;
+        let keep_variations = visitor.wants_variations();
         let mut termination = None;
-        let mut any = !game.tags.is_empty();
+        let mut any = tags;
+        let mut plies = 0;
         while let Some(t) = self.next() {
-            let (tok, line) = t.map_err(|e| err(e.1, Some(game.moves.len() + 1), e.0))?;
-            let ply = Some(game.moves.len() + 1);
+            let (tok, line) = t.map_err(|e| err(e.1, Some(plies + 1), e.0))?;
+            let ply = Some(plies + 1);
             match tok {
-                Tok::Comment(c) => match game.moves.last_mut() {
-                    Some(m) => m.comments.push(c),
-                    None => game.comments.push(c),
-                },
-                Tok::Nag(n) => {
-                    if let Some(m) = game.moves.last_mut() {
-                        m.nags.push(n);
-                    }
-                }
-                Tok::Period => {}
-                Tok::Open => {
-                    let keep = self.options.keep_variations;
-                    let raw = self.variation(line, keep).map_err(|(kind, l)| err(l, ply, kind))?;
-                    match game.moves.last_mut() {
-                        Some(m) if keep => m.variations.push(raw),
-                        Some(_) => {}
-                        None => return Err(err(line, ply, PgnErrorKind::VariationBeforeMove)),
-                    }
-                }
-                Tok::Close => return Err(err(line, ply, PgnErrorKind::UnmatchedParenthesis)),
-                Tok::Star => {
-                    termination = Some(GameResult::Unknown);
-                    break;
-                }
-                Tok::LBracket => return Err(err(line, ply, PgnErrorKind::Unexpected('['))),
-                Tok::RBracket => return Err(err(line, ply, PgnErrorKind::Unexpected(']'))),
-                Tok::Str(_) => return Err(err(line, ply, PgnErrorKind::Unexpected('"'))),
                 Tok::Symbol(s) => {
                     if let Some(r) = GameResult::parse(s) {
                         termination = Some(r);
@@ -649,31 +705,56 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     any = true;
-                    let m = movetext_move(&pos, s, long).map_err(|kind| err(line, ply, kind))?;
+                    let m = movetext_move(pos, s, long).map_err(|kind| err(line, ply, kind))?;
+                    visitor.play(pos, m);
                     let _ = pos.make(m);
-                    game.moves.push(PgnMove::new(m));
+                    plies += 1;
                 }
+                Tok::Period => {}
+                Tok::Comment(c) => visitor.comment(c),
+                Tok::Nag(n) => {
+                    if plies > 0 {
+                        visitor.nag(n);
+                    }
+                }
+                Tok::Open => {
+                    let raw = self.variation(line, keep_variations).map_err(|(kind, l)| err(l, ply, kind))?;
+                    if plies == 0 {
+                        return Err(err(line, ply, PgnErrorKind::VariationBeforeMove));
+                    }
+                    if keep_variations {
+                        visitor.variation(&raw);
+                    }
+                }
+                Tok::Close => return Err(err(line, ply, PgnErrorKind::UnmatchedParenthesis)),
+                Tok::Star => {
+                    termination = Some(GameResult::Unknown);
+                    break;
+                }
+                Tok::LBracket => return Err(err(line, ply, PgnErrorKind::Unexpected('['))),
+                Tok::RBracket => return Err(err(line, ply, PgnErrorKind::Unexpected(']'))),
+                Tok::Str(_) => return Err(err(line, ply, PgnErrorKind::Unexpected('"'))),
             }
         }
         if !any && termination.is_none() {
             return Ok(None);
         }
-        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
-        Ok(Some(game))
+        Ok(Some(visitor.end_game(tag_result.or(termination).unwrap_or(GameResult::Unknown))))
     }
 
     /// The movetext of a game read without its moves ([`PgnReader::read_movetext`]): up to its result
     /// outside variations (or the end of its text), which is the game's result unless its tags give one.
-    fn result_only(
+    fn result_only<V: Visitor>(
         &mut self,
-        mut game: PgnGame,
+        visitor: &mut V,
+        tags: bool,
         tag_result: Option<GameResult>,
         number: usize,
-    ) -> Result<Option<PgnGame>, PgnError> {
+    ) -> Result<Option<V::Output>, PgnError> {
         let mut depth = 0usize;
         let mut termination = None;
         // As the full read: a text of comments and NAGs alone, without tags, moves or result, is no game.
-        let mut any = !game.tags.is_empty();
+        let mut any = tags;
         while let Some(t) = self.next() {
             let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
             let unexpected = match tok {
@@ -717,8 +798,7 @@ impl<'a> Parser<'a> {
         if !any && termination.is_none() {
             return Ok(None);
         }
-        game.result = tag_result.or(termination).unwrap_or(GameResult::Unknown);
-        Ok(Some(game))
+        Ok(Some(visitor.end_game(tag_result.or(termination).unwrap_or(GameResult::Unknown))))
     }
 
     /// The raw text of a variation whose `(` was just read, up to its matching `)` (checked but not kept,
@@ -759,7 +839,7 @@ impl<'a> Parser<'a> {
                 Tok::Nag(_) | Tok::Comment(_) if !keep => {}
                 Tok::Nag(n) => word(&mut raw, &format!("${n}"), false),
                 Tok::Comment(c) => {
-                    let c = c.replace('}', "");
+                    let c = normalize(c);
                     word(&mut raw, &if c.is_empty() { "{ }".to_string() } else { format!("{{ {c} }}") }, false);
                 }
                 Tok::LBracket => return Err((PgnErrorKind::Unexpected('['), line)),
