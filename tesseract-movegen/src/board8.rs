@@ -909,7 +909,16 @@ pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter
     let t = node.t;
     if filter.picks(Role::King, cell(node.king)) {
         let start = list.len();
-        node.king_moves::<AllMoves, _>(list);
+        match filter.to {
+            // The one step to `to`, its safety alone looked up (a slider lookup is often a cache miss).
+            Some(to) => {
+                let q = to.index() & 63;
+                if node.king_targets(node.t.king[node.king] & !node.ours & (1 << q)) != 0 {
+                    list.push(Move::new(cell(node.king), to));
+                }
+            }
+            None => node.king_moves::<AllMoves, _>(list),
+        }
         node.castling_moves(list);
         filter.keep_tail(list, start);
     }

@@ -52,6 +52,21 @@ use crate::tables::{LEAP, PROMOTES, PROMOTES_TWICE, PawnSteps, START_ROW, Tables
 /// in `tesseract_board`).
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// Runs `f` with an empty [`MoveList`] of this thread's: a list on the stack is 60 KB, whose pages a
+/// function that holds one touches at every call (stack probes), where the few moves of a SAN or a
+/// legality check need only a handful of cache lines.
+pub(crate) fn with_move_list<T>(f: impl FnOnce(&mut MoveList) -> T) -> T {
+    thread_local! {
+        static POOL: std::cell::RefCell<Vec<Box<MoveList>>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let mut list = POOL.with(|pool| pool.borrow_mut().pop()).unwrap_or_default();
+    list.clear();
+    let out = f(&mut list);
+    // Back to the pool (unless the thread is ending).
+    let _ = POOL.try_with(|pool| pool.borrow_mut().push(list));
+    out
+}
+
 /// The most moves one piece can have on a supported board: a queen in the middle of a 9⁴ board reaches
 /// 4 cells along each of 80 directions (320); a promoting pawn has at most 5 destinations × 6 pieces.
 pub const MAX_PIECE_MOVES: usize = 320;

@@ -196,10 +196,11 @@ impl Legal for Position {
         if !g.contains(m.from) || !g.contains(m.to) {
             return false;
         }
-        let mut list = crate::MoveList::new();
         let filter = crate::MoveFilter { role: None, from: Some(m.from), to: Some(m.to) };
-        crate::legal_moves_matching(self, &filter, &mut list);
-        list.contains(&m)
+        crate::fast::with_move_list(|list| {
+            crate::legal_moves_matching(self, &filter, list);
+            list.contains(&m)
+        })
     }
 
     fn play(&mut self, m: Move) -> Result<Undo, MoveError> {

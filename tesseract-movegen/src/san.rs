@@ -57,7 +57,7 @@ use std::fmt;
 
 use tesseract_board::{CastlingSide, Move, Position, Role, TextMove};
 
-use crate::fast::{MoveFilter, MoveList, count, legal_moves_matching};
+use crate::fast::{MoveFilter, MoveList, count, legal_moves_matching, with_move_list};
 
 /// A move in algebraic notation, without its check mark: parsed without a position, or written for one.
 ///
@@ -243,15 +243,16 @@ impl San {
         let on_board = g.contains(m.from) && g.contains(m.to);
         // The moves of the piece's kind to the destination: the move's legality, and the other pieces
         // that a disambiguation must tell apart, in one call.
-        let mut reaching = MoveList::new();
-        if let Some(piece) = pos.piece_at(m.from).filter(|p| on_board && p.color == pos.turn()) {
-            matching(pos, MoveFilter { role: Some(piece.role), from: None, to: Some(m.to) }, &mut reaching);
-        }
-        if !reaching.contains(&m) {
-            let text = if on_board { TextMove::from_move(m, pos).to_string() } else { format!("{m:?}") };
-            return Err(SanError::Illegal { san: text, reason: "not in the legal move list".into() });
-        }
-        Ok(San::of_legal(pos, m, &reaching))
+        with_move_list(|reaching| {
+            if let Some(piece) = pos.piece_at(m.from).filter(|p| on_board && p.color == pos.turn()) {
+                matching(pos, MoveFilter { role: Some(piece.role), from: None, to: Some(m.to) }, reaching);
+            }
+            if !reaching.contains(&m) {
+                let text = if on_board { TextMove::from_move(m, pos).to_string() } else { format!("{m:?}") };
+                return Err(SanError::Illegal { san: text, reason: "not in the legal move list".into() });
+            }
+            Ok(San::of_legal(pos, m, reaching))
+        })
     }
 
     /// The notation of `m`, a legal move of `pos`; `reaching` holds the legal moves of its piece's kind to
@@ -327,6 +328,11 @@ impl San {
 
     /// As [`San::to_move`], naming the move `written` in errors.
     fn resolve_as(&self, pos: &Position, written: &str) -> Result<Move, SanError> {
+        with_move_list(|list| self.resolve_in(pos, written, list))
+    }
+
+    /// As [`San::resolve_as`], with an empty list to fill.
+    fn resolve_in(&self, pos: &Position, written: &str, list: &mut MoveList) -> Result<Move, SanError> {
         let g = pos.geometry();
         let illegal = |reason: String| SanError::Illegal { san: written.to_string(), reason };
         let notation_dims = match self {
@@ -339,8 +345,7 @@ impl San {
         match *self {
             San::Castle(side) => {
                 let king = MoveFilter { role: Some(Role::King), from: Some(pos.king(pos.turn())), to: None };
-                let mut moves_list = MoveList::new();
-                let moves = matching(pos, king, &mut moves_list);
+                let moves = matching(pos, king, list);
                 let found = moves.iter().copied().find(|&m| is_castling(pos, m) && castling_side(pos, m) == side);
                 found.ok_or_else(|| {
                     let right = pos.castling().rook(pos.turn(), side).is_some();
@@ -373,9 +378,7 @@ impl San {
                         return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from))));
                     }
                 }
-                let mut reaching_list = MoveList::new();
-                let reaching =
-                    matching(pos, MoveFilter { role: None, from: Some(from), to: Some(to) }, &mut reaching_list);
+                let reaching = matching(pos, MoveFilter { role: None, from: Some(from), to: Some(to) }, list);
                 promotion_match(reaching, text.promotion(), dims).map_err(illegal)
             }
             San::Normal { role, file, rank, to: (tf, tr), promotion, .. } => {
@@ -390,9 +393,7 @@ impl San {
                         Some(p) if p.color == pos.turn() => {}
                         _ => return Err(illegal(format!("no {} piece stands on {}", pos.turn(), g.cell_name(from)))),
                     }
-                    let mut reaching_list = MoveList::new();
-                    let reaching =
-                        matching(pos, MoveFilter { role: None, from: Some(from), to: None }, &mut reaching_list);
+                    let reaching = matching(pos, MoveFilter { role: None, from: Some(from), to: None }, list);
                     let straight = reaching.iter().any(|m| m.to == to);
                     // Castling written as the king's two-step, when no move goes there.
                     reaching.retain(|m| {
@@ -404,12 +405,11 @@ impl San {
                     });
                     return promotion_match(reaching, promotion, 2).map_err(illegal);
                 }
-                let mut candidates_list = MoveList::new();
-                let candidates =
-                    matching(pos, MoveFilter { role: Some(role), from: None, to: Some(to) }, &mut candidates_list);
+                let candidates = matching(pos, MoveFilter { role: Some(role), from: None, to: Some(to) }, list);
                 candidates.retain(|m| {
                     let m = *m;
-                    !is_castling(pos, m)
+                    // Castling is written O-O, not as a king move (only a king's moves can be castling).
+                    (role != Role::King || !is_castling(pos, m))
                             && file.is_none_or(|f| g.coord(m.from, 0) == f)
                             && rank.is_none_or(|r| g.coord(m.from, 1) == r)
                             // A pawn names its file when it captures: without one, it moves straight.

@@ -680,3 +680,23 @@ fn zstd_streams_are_told_by_their_first_bytes_whatever_the_reads() {
         assert!(games == want, "{name}: {games:?}");
     }
 }
+
+/// Pieces of PGN text that matter to where a game ends.
+const CUTTER_TOKENS: &[&str] = &[
+    "e4", "Nf3", "1.", "12...", "1-0", "0-1", "1/2-1/2", "*", "{", "}", ";", "(", ")", "\"", "\\", "[", "]", "%", "$1",
+    "!?", "-", "--", "+-", "x1-0", "\u{feff}", "é", " ", " ", "  ", "\t", "\n", "\n", "\r\n",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The cutter's whole-line reading of plain movetext cuts where its byte-wise reading does (pieces of
+    /// one byte leave it nothing to read a line at once).
+    #[test]
+    fn game_cutter_reads_lines_as_it_reads_bytes(tokens in prop::collection::vec(0..CUTTER_TOKENS.len(), 0..80)) {
+        let text: String = tokens.iter().map(|&k| CUTTER_TOKENS[k]).collect();
+        let bytewise = cuts(text.as_bytes(), 1);
+        prop_assert_eq!(cuts(text.as_bytes(), text.len().max(1)), bytewise.clone(), "{:?}", text);
+        prop_assert_eq!(cuts(text.as_bytes(), 7), bytewise, "{:?}", text);
+    }
+}

@@ -85,6 +85,17 @@ pub struct GameCutter {
     in_word: bool,
 }
 
+/// The bytes that end a plain run of movetext ([`GameCutter::plain_run`]).
+static STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        stops[b] = b >= 0x80 || matches!(b as u8, b'\n' | b'{' | b';' | b'"' | b'(' | b')' | b'*');
+        b += 1;
+    }
+    stops
+};
+
 impl Default for GameCutter {
     fn default() -> GameCutter {
         GameCutter::new()
@@ -139,6 +150,32 @@ impl GameCutter {
         self.word_len = 0;
     }
 
+    /// Reads the plain movetext that starts at `bytes[i]` (no word being read, outside comments, strings
+    /// and skipped lines): up to the first line end or byte that needs the byte-wise scan (a comment, a
+    /// string, a parenthesis, `*`, a byte that is not ASCII), as that scan would read it. Returns where it
+    /// stopped.
+    fn plain_run(&mut self, bytes: &[u8], i: usize) -> usize {
+        let rest = &bytes[i..];
+        // At the end of the piece, the last token may go on in the next: left to the byte-wise scan.
+        let end = rest
+            .iter()
+            .position(|&c| STOPS[usize::from(c)])
+            .unwrap_or_else(|| rest.iter().rposition(u8::is_ascii_whitespace).map_or(0, |k| k + 1));
+        let run = rest[..end].trim_ascii_end();
+        if run.is_empty() {
+            return i + end;
+        }
+        self.seen_movetext = true;
+        self.column0 = false;
+        // Whether the line would end the game now depends on its last token alone: a symbol, read from its
+        // first letter or digit (a sign before it is a token of its own, which no result is).
+        let symbol = run.len() - run.iter().rev().take_while(|&&c| is_symbol_char(c)).count();
+        let word = &run[symbol..];
+        let word = &word[word.iter().position(|&c| is_symbol_start(c)).unwrap_or(word.len())..];
+        self.ended = self.depth == 0 && matches!(word, b"1-0" | b"0-1" | b"1/2-1/2");
+        i + end
+    }
+
     /// Scans `bytes`, the stream's next bytes after those scanned before, up to the first cut (see
     /// [`Scan`]); the bytes after it are for the next call.
     pub fn scan(&mut self, bytes: &[u8]) -> Scan {
@@ -173,7 +210,7 @@ impl GameCutter {
             if self.in_comment {
                 // Straight to the comment's end or the line's, whichever comes first.
                 if b != b'}' {
-                    match bytes[i..].iter().position(|&c| c == b'}' || c == b'\n') {
+                    match memchr::memchr2(b'}', b'\n', &bytes[i..]) {
                         Some(k) if bytes[i + k] == b'}' => i += k + 1,
                         Some(k) => {
                             i += k;
@@ -187,7 +224,7 @@ impl GameCutter {
             }
             if self.skip_line {
                 // Straight to the line's end.
-                i += bytes[i..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - i);
+                i += memchr::memchr(b'\n', &bytes[i..]).unwrap_or(bytes.len() - i);
                 continue;
             }
             if self.in_string {
@@ -227,6 +264,8 @@ impl GameCutter {
             }
             if b.is_ascii_whitespace() {
                 self.end_word();
+                // Plain movetext, nearly all of a game: straight to the next byte that matters.
+                i = self.plain_run(bytes, i);
                 continue;
             }
             match b {

@@ -53,8 +53,20 @@ pub(super) fn is_symbol_start(b: u8) -> bool {
 }
 
 pub(super) fn is_symbol_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"_+#=:-/".contains(&b)
+    SYMBOL[usize::from(b)]
 }
+
+/// The bytes of a symbol: letters, digits and `_+#=:-/`.
+static SYMBOL: [bool; 256] = {
+    let mut symbol = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        symbol[b] =
+            (b as u8).is_ascii_alphanumeric() || matches!(b as u8, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/');
+        b += 1;
+    }
+    symbol
+};
 
 impl<'a> Lexer<'a> {
     /// A lexer of `text` from byte `at` (a token's start), on line `line`.
@@ -71,21 +83,19 @@ impl<'a> Lexer<'a> {
     pub(super) fn next_token(&mut self) -> Option<Lexed<'a>> {
         let b = self.text.as_bytes();
         loop {
-            let c = *b.get(self.i)?;
-            let at_line_start = self.i == 0 || b[self.i - 1] == b'\n';
-            if c == b'\n' {
-                self.line += 1;
-                self.i += 1;
-            } else if c.is_ascii_whitespace() {
-                self.i += 1;
-            } else if b[self.i..].starts_with(BOM) {
-                self.i += BOM.len();
-            } else if c == b'%' && at_line_start {
-                while self.i < b.len() && b[self.i] != b'\n' {
+            match *b.get(self.i)? {
+                b' ' => self.i += 1,
+                b'\n' => {
+                    self.line += 1;
                     self.i += 1;
                 }
-            } else {
-                break;
+                c if c.is_ascii_whitespace() => self.i += 1,
+                0xef if b[self.i..].starts_with(BOM) => self.i += BOM.len(),
+                // A line starting with `%`: skipped.
+                b'%' if self.i == 0 || b[self.i - 1] == b'\n' => {
+                    self.i += memchr::memchr(b'\n', &b[self.i..]).unwrap_or(b.len() - self.i);
+                }
+                _ => break,
             }
         }
         let line = self.line;
@@ -100,18 +110,18 @@ impl<'a> Lexer<'a> {
             b'.' => Tok::Period,
             b'*' => Tok::Star,
             b'{' => {
-                let Some(len) = b[self.i..].iter().position(|&x| x == b'}') else {
-                    self.line += b[self.i..].iter().filter(|&&x| x == b'\n').count();
+                let Some(len) = memchr::memchr(b'}', &b[self.i..]) else {
+                    self.line += memchr::memchr_iter(b'\n', &b[self.i..]).count();
                     self.i = b.len();
                     return Some(Err(Box::new((PgnErrorKind::UnterminatedComment, line))));
                 };
                 let body = &self.text[self.i..self.i + len];
-                self.line += body.bytes().filter(|&x| x == b'\n').count();
+                self.line += memchr::memchr_iter(b'\n', body.as_bytes()).count();
                 self.i += len + 1;
                 Tok::Comment(body)
             }
             b';' => {
-                let len = b[self.i..].iter().position(|&x| x == b'\n').unwrap_or(b.len() - self.i);
+                let len = memchr::memchr(b'\n', &b[self.i..]).unwrap_or(b.len() - self.i);
                 let body = &self.text[self.i..self.i + len];
                 self.i += len;
                 Tok::Comment(body)
@@ -185,9 +195,7 @@ impl<'a> Lexer<'a> {
                 Tok::Symbol("--")
             }
             c if is_symbol_start(c) => {
-                while self.i < b.len() && is_symbol_char(b[self.i]) {
-                    self.i += 1;
-                }
+                self.i += b[self.i..].iter().position(|&x| !is_symbol_char(x)).unwrap_or(b.len() - self.i);
                 Tok::Symbol(&self.text[start..self.i])
             }
             _ => {
