@@ -535,6 +535,72 @@ fn parse_short(b: &[u8]) -> Result<San, &'static str> {
     Ok(San::Normal { role, file, rank, capture, to, promotion })
 }
 
+/// The SAN of nearly every move of a game on an 8×8 board (`e4`, `exd5`, `Nf3`, `Nbd7`, `R1e2`, `Qxe7+`,
+/// `e8=Q#`) read straight from its bytes, and its one legal move: `None` for any other text, or when the
+/// text names no legal move or several, which the full reading ([`SanPlus::parse`], [`San::to_move`]) then
+/// tells. It reads what the full reading reads, the same way.
+fn quick_move(pos: &Position, text: &[u8]) -> Option<Move> {
+    let g = pos.geometry();
+    if g.dims() != 2 || g.side() != 8 {
+        return None;
+    }
+    let text = match text {
+        [rest @ .., b'+' | b'#'] => rest,
+        _ => text,
+    };
+    let (role, body) = match *text.first()? {
+        b'K' => (Role::King, &text[1..]),
+        b'Q' => (Role::Queen, &text[1..]),
+        b'R' => (Role::Rook, &text[1..]),
+        b'B' => (Role::Bishop, &text[1..]),
+        b'N' => (Role::Knight, &text[1..]),
+        b'a'..=b'h' => (Role::YPawn, text),
+        _ => return None,
+    };
+    let (body, promotion) = match body {
+        [rest @ .., b'=', p] if role == Role::YPawn => {
+            (rest, Some(promotion_role_2d(*p).filter(|r| *r != Role::King && p.is_ascii_uppercase())?))
+        }
+        _ => (body, None),
+    };
+    let [head @ .., tf @ b'a'..=b'h', tr @ b'1'..=b'8'] = body else { return None };
+    let (tf, tr) = (tf - b'a' + 1, tr - b'0');
+    let head = match head {
+        [rest @ .., b'x'] => rest,
+        _ => head,
+    };
+    // A pawn names its file alone (with a rank too, the text is a fully specified move of any piece).
+    let (file, rank) = match *head {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(f - b'a' + 1), None),
+        [r @ b'1'..=b'8'] if role != Role::YPawn => (None, Some(r - b'0')),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] if role != Role::YPawn => (Some(f - b'a' + 1), Some(r - b'0')),
+        _ => return None,
+    };
+    let to = g.cell(&[tf, tr])?;
+    with_move_list(|list| {
+        legal_moves_matching(pos, &MoveFilter { role: Some(role), from: None, to: Some(to) }, list);
+        let mut found = None;
+        for &m in list.iter() {
+            let from_file = g.coord(m.from, 0);
+            let named = m.promotion == promotion
+                && file.is_none_or(|f| from_file == f)
+                && rank.is_none_or(|r| g.coord(m.from, 1) == r)
+                // Without a file, a pawn moves straight.
+                && (role != Role::YPawn || file.is_some() || from_file == tf)
+                // Castling is written O-O.
+                && (role != Role::King || !is_castling(pos, m));
+            if named {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(m);
+            }
+        }
+        found
+    })
+}
+
 /// Whether a text is the long form rather than short SAN: a piece letter, then digits, three or more of
 /// them or one or two followed by `-` or `x` and a digit. Short SAN has at most one digit (a rank) before
 /// the destination, and the destination starts with a file letter (`R1a1`, `R1xa1`); the long form on a
@@ -773,6 +839,9 @@ impl fmt::Display for SanPlus {
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
+    if let Some(m) = quick_move(pos, text.as_bytes()) {
+        return Ok(m);
+    }
     let san = SanPlus::parse(text)?;
     san.san.resolve_as(pos, text)
 }
