@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 use tesseract_board::mailbox;
 use tesseract_board::{Bitboards, CastlingSide, Cell, Color, Move, Position, Role, Shape};
 
-use crate::fast::{AllMoves, GenMode, MoveFilter, MoveList, PieceMoves};
+use crate::fast::{AllMoves, GenMode, MoveFilter, PieceMoves};
 
 /// A magic entry: `((occupancy & mask) * magic) >> shift`, plus `offset`, indexes the shared table.
 #[derive(Clone, Copy, Debug, Default)]
@@ -530,7 +530,7 @@ impl Out for Counter {
 }
 
 #[inline(always)]
-fn cell(sq: usize) -> Cell {
+pub(crate) fn cell(sq: usize) -> Cell {
     Cell::new(sq as u16)
 }
 
@@ -904,7 +904,12 @@ impl<'a> Node8<'a> {
 
 /// The bitboard [`crate::fast::legal_moves_matching`]: the pieces the filter names, and of those only the
 /// ones whose empty-board reach holds its `to` cell.
-pub(crate) fn moves_matching(pos: &Position, bb: &Bitboards, filter: &MoveFilter, list: &mut MoveList) {
+pub(crate) fn moves_matching<const N: usize>(
+    pos: &Position,
+    bb: &Bitboards,
+    filter: &MoveFilter,
+    list: &mut arrayvec::ArrayVec<Move, N>,
+) {
     let node = Node8::new(pos, bb);
     let t = node.t;
     if filter.picks(Role::King, cell(node.king)) {

@@ -577,28 +577,30 @@ fn quick_move(pos: &Position, text: &[u8]) -> Option<Move> {
         [f @ b'a'..=b'h', r @ b'1'..=b'8'] if role != Role::YPawn => (Some(f - b'a' + 1), Some(r - b'0')),
         _ => return None,
     };
-    let to = g.cell(&[tf, tr])?;
-    with_move_list(|list| {
-        legal_moves_matching(pos, &MoveFilter { role: Some(role), from: None, to: Some(to) }, list);
-        let mut found = None;
-        for &m in list.iter() {
-            let from_file = g.coord(m.from, 0);
-            let named = m.promotion == promotion
-                && file.is_none_or(|f| from_file == f)
-                && rank.is_none_or(|r| g.coord(m.from, 1) == r)
-                // Without a file, a pawn moves straight.
-                && (role != Role::YPawn || file.is_some() || from_file == tf)
-                // Castling is written O-O.
-                && (role != Role::King || !is_castling(pos, m));
-            if named {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(m);
+    let bb = pos.bitboards()?;
+    // The cells of 8×8 are numbered file first: a1 = 0, b1 = 1 … h8 = 63.
+    let to = crate::board8::cell(usize::from(tf - 1) + 8 * usize::from(tr - 1));
+    // Room for the moves of the few pieces that reach one square (a pawn's are all made, then filtered).
+    let mut list = arrayvec::ArrayVec::<Move, 64>::new();
+    crate::board8::moves_matching(pos, bb, &MoveFilter { role: Some(role), from: None, to: Some(to) }, &mut list);
+    let mut found = None;
+    for &m in &list {
+        let (from_file, from_rank) = ((m.from.index() % 8) as u8 + 1, (m.from.index() / 8) as u8 + 1);
+        let named = m.promotion == promotion
+            && file.is_none_or(|f| from_file == f)
+            && rank.is_none_or(|r| from_rank == r)
+            // Without a file, a pawn moves straight.
+            && (role != Role::YPawn || file.is_some() || from_file == tf)
+            // Castling is written O-O.
+            && (role != Role::King || !is_castling(pos, m));
+        if named {
+            if found.is_some() {
+                return None;
             }
+            found = Some(m);
         }
-        found
-    })
+    }
+    found
 }
 
 /// Whether a text is the long form rather than short SAN: a piece letter, then digits, three or more of
