@@ -11,8 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::{Position, TextMove, start};
 use tesseract_movegen::pgn::{
-    Cut, GameCutter, GameResult, Notation, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnWriteError, WriteOptions,
-    read_games, write_games,
+    Cut, GameCutter, GameResult, Notation, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnWriteError, Skip, Visitor,
+    WriteOptions, read_games, write_games,
 };
 use tesseract_movegen::san::SanError;
 use tesseract_movegen::{Legal, legal_moves};
@@ -699,4 +699,147 @@ proptest! {
         prop_assert_eq!(cuts(text.as_bytes(), text.len().max(1)), bytewise.clone(), "{:?}", text);
         prop_assert_eq!(cuts(text.as_bytes(), 7), bytewise, "{:?}", text);
     }
+}
+
+/// A visitor that writes down every call, in order: what a game's calls were.
+#[derive(Clone, Default)]
+struct Record {
+    skip: bool,
+    variations: bool,
+    calls: Vec<String>,
+}
+
+impl Visitor for Record {
+    type Output = Vec<String>;
+
+    fn begin_game(&mut self) {
+        self.calls = vec!["begin".to_string()];
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        self.calls.push(format!("tag {name}={value}"));
+    }
+
+    fn begin_movetext(&mut self, start: &Position) -> Skip {
+        self.calls.push(format!("start {}", start.fen()));
+        Skip(self.skip)
+    }
+
+    fn play(&mut self, before: &Position, m: tesseract_board::Move) {
+        self.calls.push(format!("play {}", TextMove::from_move(m, before)));
+        // The position the reader plays on is the one the moves so far lead to.
+        assert!(before.is_legal(m));
+    }
+
+    fn reached(&mut self, after: &Position) {
+        self.calls.push(format!("reached {:x}", after.hash()));
+    }
+
+    fn comment(&mut self, text: &str) {
+        // Raw text; a game keeps it with whitespace runs (and a `;` comment's `}`) read as single spaces.
+        let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == '}').filter(|w| !w.is_empty()).collect();
+        self.calls.push(format!("comment {}", words.join(" ")));
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.calls.push(format!("nag {nag}"));
+    }
+
+    fn wants_variations(&self) -> bool {
+        self.variations
+    }
+
+    fn variation(&mut self, raw: &str) {
+        self.calls.push(format!("variation {raw}"));
+    }
+
+    fn end_game(&mut self, result: GameResult) -> Vec<String> {
+        self.calls.push(format!("end {result}"));
+        std::mem::take(&mut self.calls)
+    }
+}
+
+/// The calls a visitor should see for a game the iterator read: its tags, start, moves with the positions
+/// they reach, comments, NAGs, variations (when asked) and result, in the order of the text.
+fn expected_calls(game: &PgnGame, variations: bool) -> Vec<String> {
+    let mut calls = vec!["begin".to_string()];
+    calls.extend(game.tags.iter().map(|(n, v)| format!("tag {n}={v}")));
+    calls.push(format!("start {}", game.start.fen()));
+    calls.extend(game.comments.iter().map(|c| format!("comment {c}")));
+    let mut pos = game.start.clone();
+    for m in &game.moves {
+        calls.push(format!("play {}", TextMove::from_move(m.mv, &pos)));
+        let _ = pos.make(m.mv);
+        calls.push(format!("reached {:x}", pos.hash()));
+        // The iterator keeps a move's annotations by kind; their order among kinds is the text's.
+        calls.extend(m.comments.iter().map(|c| format!("comment {c}")));
+        calls.extend(m.nags.iter().map(|n| format!("nag {n}")));
+        if variations {
+            calls.extend(m.variations.iter().map(|v| format!("variation {v}")));
+        }
+    }
+    calls.push(format!("end {}", game.result));
+    calls
+}
+
+/// Sorts the annotations after each move (comments, NAGs, variations) so that the orders can be compared.
+fn by_kind(calls: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    for c in calls {
+        if c.starts_with("comment ") || c.starts_with("nag ") || c.starts_with("variation ") {
+            run.push(c);
+        } else {
+            run.sort_by_key(|c| ["comment", "nag", "variation"].iter().position(|k| c.starts_with(k)));
+            out.append(&mut run);
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The visitor is told what the iterator builds, in the text's order, on the python-chess corpus (comments,
+/// NAGs, nested variations, set-up starts) with bad games between good ones; errors are the iterator's,
+/// numbered the same; a visitor that skips the moves is told the tags, start and result alone; the
+/// parallel reader gives the sequential reader's items.
+#[test]
+fn a_visitor_is_told_what_the_iterator_builds() {
+    let text = format!("{CORPUS}\n1. e5 *\n[A \"b\"]\n1. Qh5 {{x}} *\n1. e4 {{open\n");
+    let games: Vec<_> = read_games(&text).collect();
+    assert!(games.iter().filter(|g| g.is_err()).count() >= 3);
+    for variations in [false, true] {
+        let mut reader = PgnReader::new(BufReader::with_capacity(100, text.as_bytes()));
+        let mut record = Record { variations, ..Record::default() };
+        let mut n = 0;
+        while let Some(read) = reader.read_game(&mut record) {
+            match (&games[n], read) {
+                (Ok(game), Ok(calls)) => {
+                    assert_eq!(by_kind(calls), by_kind(expected_calls(game, variations)), "game {}", n + 1)
+                }
+                (Err(want), Err(got)) => assert_eq!(&got, want),
+                (want, got) => panic!("game {}: {want:?} read as {got:?}", n + 1),
+            }
+            n += 1;
+        }
+        assert_eq!(n, games.len());
+    }
+    let mut reader = PgnReader::new(text.as_bytes());
+    let mut tags_only = Record { skip: true, ..Record::default() };
+    let mut skipped = 0;
+    while let Some(read) = reader.read_game(&mut tags_only) {
+        if let Ok(calls) = read {
+            assert!(calls.iter().all(|c| !c.starts_with("play") && !c.starts_with("comment")), "{calls:?}");
+            skipped += 1;
+        }
+    }
+    assert!(skipped >= 300);
+    let record = Record { variations: true, ..Record::default() };
+    let mut sequential = Vec::new();
+    let mut reader = PgnReader::new(text.as_bytes());
+    while let Some(read) = reader.read_game(&mut record.clone()) {
+        sequential.push(read);
+    }
+    let parallel: Vec<_> =
+        PgnReader::new(BufReader::with_capacity(256, text.as_bytes())).parallel_visit(record).collect();
+    assert!(parallel == sequential, "the parallel visit differs");
 }

@@ -684,4 +684,4 @@ mod visitor;
 
 pub use cutter::{Cut, GameCutter, Scan};
 pub use reader::*;
-pub use visitor::{Skip, Visitor};
+pub use visitor::{GameBuilder, Skip, Visitor};

@@ -98,7 +98,7 @@ struct ReadOptions {
 
 impl ReadOptions {
     fn builder(self) -> GameBuilder {
-        GameBuilder::new(self.keep_variations, self.movetext)
+        GameBuilder::with(self.keep_variations, self.movetext)
     }
 }
 
@@ -445,12 +445,15 @@ impl<R: BufRead> Iterator for PgnReader<R> {
     }
 }
 
-/// The games of a [`PgnReader`] parsed on every core ([`PgnReader::parallel`]): the same items in the same
-/// order as the reader gives them, games numbered the same in errors.
+/// The games of a [`PgnReader`] parsed on every core ([`PgnReader::parallel`], or told to copies of a
+/// visitor with [`PgnReader::parallel_visit`]): the same items in the same order as the reader gives them,
+/// games numbered the same in errors.
 #[cfg(feature = "parallel")]
-pub struct ParallelGames<R> {
+pub struct ParallelGames<R, V: Visitor = GameBuilder> {
     reader: PgnReader<R>,
-    ready: VecDeque<Result<PgnGame, PgnError>>,
+    /// Copied for each game text parsed.
+    visitor: V,
+    ready: VecDeque<Result<V::Output, PgnError>>,
     /// The next batch, split while the last one was parsed.
     next: Vec<Pending>,
     /// Games (and errors) handed out or ready so far: the number of the next one, less one.
@@ -478,12 +481,51 @@ impl<R: BufRead + Send> PgnReader<R> {
     /// assert_eq!(one, all);
     /// assert_eq!(all[1].as_ref().unwrap_err().game, 2);
     /// ```
-    pub fn parallel(mut self) -> ParallelGames<R> {
+    pub fn parallel(self) -> ParallelGames<R> {
+        let builder = self.options().builder();
+        self.parallel_visit(builder)
+    }
+
+    /// As [`PgnReader::parallel`], each game told to a copy of `visitor` (a fresh copy for each game text
+    /// cut from the file, so the copies share nothing): what [`PgnReader::read_game`] gives, in the same
+    /// order, read on every core.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::{GameResult, PgnReader, Visitor};
+    ///
+    /// #[derive(Clone)]
+    /// struct Plies(usize);
+    ///
+    /// impl Visitor for Plies {
+    ///     type Output = (usize, GameResult);
+    ///     fn begin_game(&mut self) {
+    ///         self.0 = 0;
+    ///     }
+    ///     fn play(&mut self, _: &tesseract_board::Position, _: tesseract_board::Move) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn end_game(&mut self, result: GameResult) -> Self::Output {
+    ///         (self.0, result)
+    ///     }
+    /// }
+    ///
+    /// let text = "1. e4 e5 *\n1. d4 Kd7 2. Ke3 *\n1. c4 c5 2. Nc3 1/2-1/2\n";
+    /// let all: Vec<_> = PgnReader::new(text.as_bytes()).parallel_visit(Plies(0)).collect();
+    /// assert_eq!(all[0], Ok((2, GameResult::Unknown)));
+    /// assert_eq!(all[1].as_ref().unwrap_err().game, 2);
+    /// assert_eq!(all[2], Ok((3, GameResult::Draw)));
+    /// ```
+    pub fn parallel_visit<V>(mut self, visitor: V) -> ParallelGames<R, V>
+    where
+        V: Visitor + Clone + Send + Sync,
+        V::Output: Send,
+    {
         // The games left in a text being read, read here.
         let mut ready = VecDeque::new();
-        let mut builder = self.options().builder();
+        let mut first = visitor.clone();
         while let Some(current) = &mut self.current {
-            match current.next_game(self.games + 1, &mut builder, &mut self.scratch) {
+            match current.next_game(self.games + 1, &mut first, &mut self.scratch) {
                 Some(read) => {
                     self.games += 1;
                     ready.push_back(read);
@@ -492,15 +534,19 @@ impl<R: BufRead + Send> PgnReader<R> {
             }
         }
         let numbered = self.games;
-        ParallelGames { reader: self, ready, next: Vec::new(), numbered }
+        ParallelGames { reader: self, visitor, ready, next: Vec::new(), numbered }
     }
 }
 
 #[cfg(feature = "parallel")]
-impl<R: BufRead + Send> ParallelGames<R> {
+impl<R, V> ParallelGames<R, V>
+where
+    R: BufRead + Send,
+    V: Visitor + Clone + Send + Sync,
+    V::Output: Send,
+{
     /// Reads the next batch of game texts, parses them in parallel, and queues the results in order.
     fn fill(&mut self) {
-        let options = self.reader.options();
         let batch = match std::mem::take(&mut self.next) {
             batch if batch.is_empty() => next_batch(&mut self.reader),
             batch => batch,
@@ -509,8 +555,8 @@ impl<R: BufRead + Send> ParallelGames<R> {
             return;
         }
         // The batch parsed on the pool while the next one is split from the text.
-        let reader = &mut self.reader;
-        let (parsed, next) = rayon::join(|| parse_batch(batch, options), || next_batch(reader));
+        let (reader, visitor) = (&mut self.reader, &self.visitor);
+        let (parsed, next) = rayon::join(|| parse_batch(batch, visitor), || next_batch(reader));
         self.next = next;
         for mut result in parsed.into_iter().flatten() {
             self.numbered += 1;
@@ -542,17 +588,22 @@ fn next_batch<R: BufRead>(reader: &mut PgnReader<R>) -> Vec<Pending> {
     batch
 }
 
-/// A batch's game texts parsed on every core, in order (each text's games numbered from 1).
+/// A batch's game texts parsed on every core, each by a copy of `visitor`, in order (each text's games
+/// numbered from 1).
 #[cfg(feature = "parallel")]
-fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Result<PgnGame, PgnError>>> {
+fn parse_batch<V>(batch: Vec<Pending>, visitor: &V) -> Vec<Vec<Result<V::Output, PgnError>>>
+where
+    V: Visitor + Clone + Sync,
+    V::Output: Send,
+{
     use rayon::prelude::*;
     batch
         .into_par_iter()
         .map(|item| match item {
             Pending::Text { text, first_line } => {
                 let mut current = Current { text: into_text(text), at: 0, line: first_line };
-                let (mut builder, mut scratch) = (options.builder(), None);
-                std::iter::from_fn(|| current.next_game(1, &mut builder, &mut scratch)).collect()
+                let (mut visitor, mut scratch) = (visitor.clone(), None);
+                std::iter::from_fn(|| current.next_game(1, &mut visitor, &mut scratch)).collect()
             }
             Pending::Error { line, kind } => vec![Err(PgnError { game: 0, line, ply: None, kind })],
         })
@@ -560,10 +611,15 @@ fn parse_batch(batch: Vec<Pending>, options: ReadOptions) -> Vec<Vec<Result<PgnG
 }
 
 #[cfg(feature = "parallel")]
-impl<R: BufRead + Send> Iterator for ParallelGames<R> {
-    type Item = Result<PgnGame, PgnError>;
+impl<R, V> Iterator for ParallelGames<R, V>
+where
+    R: BufRead + Send,
+    V: Visitor + Clone + Send + Sync,
+    V::Output: Send,
+{
+    type Item = Result<V::Output, PgnError>;
 
-    fn next(&mut self) -> Option<Result<PgnGame, PgnError>> {
+    fn next(&mut self) -> Option<Result<V::Output, PgnError>> {
         // A batch may hold no game (a text of comments alone): read on until one does or the text ends.
         while self.ready.is_empty() && !(self.next.is_empty() && self.reader.done && self.reader.pending.is_empty()) {
             self.fill();
@@ -708,6 +764,7 @@ impl<'a> Parser<'a> {
                     let m = movetext_move(pos, s, long).map_err(|kind| err(line, ply, kind))?;
                     visitor.play(pos, m);
                     let _ = pos.make(m);
+                    visitor.reached(pos);
                     plies += 1;
                 }
                 Tok::Period => {}

@@ -16,7 +16,8 @@ pub struct Skip(pub bool);
 ///
 /// For each game the reader calls [`begin_game`](Visitor::begin_game), then [`tag`](Visitor::tag) for each
 /// tag pair, then [`begin_movetext`](Visitor::begin_movetext) with the start position (which may skip the
-/// moves: only the result is then read), then [`play`](Visitor::play), [`comment`](Visitor::comment),
+/// moves: only the result is then read), then [`play`](Visitor::play) and [`reached`](Visitor::reached)
+/// for each move, [`comment`](Visitor::comment),
 /// [`nag`](Visitor::nag) and [`variation`](Visitor::variation) as the movetext has them, and last
 /// [`end_game`](Visitor::end_game) with the result, whose output the reader returns. A game with an error
 /// (an illegal move, a bad tag …) ends without `end_game`: the reader returns the [`PgnError`](super::PgnError)
@@ -76,6 +77,11 @@ pub trait Visitor {
         let _ = (before, m);
     }
 
+    /// The position the move just told to [`Visitor::play`] leads to.
+    fn reached(&mut self, after: &Position) {
+        let _ = after;
+    }
+
     /// A comment, its raw text (between its braces, or after its `;` to the line's end): before the first
     /// move, or after the last move played. Before the tags, a comment is the game's only when it has no
     /// tags.
@@ -106,9 +112,11 @@ pub trait Visitor {
     fn end_game(&mut self, result: GameResult) -> Self::Output;
 }
 
-/// The visitor that builds a [`PgnGame`]: what [`PgnReader`](super::PgnReader) iterates.
-#[derive(Debug)]
-pub(super) struct GameBuilder {
+/// The visitor that builds a [`PgnGame`] of each game: what [`PgnReader`](super::PgnReader) iterates and
+/// [`PgnReader::parallel`](super::PgnReader::parallel) reads on every core. A visitor of one's own can hold
+/// one and hand each call on to it, to build the game besides what it does.
+#[derive(Clone, Debug)]
+pub struct GameBuilder {
     keep_variations: bool,
     movetext: bool,
     tags: Vec<(String, String)>,
@@ -117,8 +125,20 @@ pub(super) struct GameBuilder {
     moves: Vec<PgnMove>,
 }
 
+impl Default for GameBuilder {
+    fn default() -> GameBuilder {
+        GameBuilder::new()
+    }
+}
+
 impl GameBuilder {
-    pub(super) fn new(keep_variations: bool, movetext: bool) -> GameBuilder {
+    /// A builder of whole games: moves with their comments, NAGs and variations.
+    pub fn new() -> GameBuilder {
+        GameBuilder::with(true, true)
+    }
+
+    /// A builder that keeps variations or not, and reads the moves or only the tags and the result.
+    pub(super) fn with(keep_variations: bool, movetext: bool) -> GameBuilder {
         GameBuilder {
             keep_variations,
             movetext,
