@@ -843,3 +843,22 @@ fn a_visitor_is_told_what_the_iterator_builds() {
         PgnReader::new(BufReader::with_capacity(256, text.as_bytes())).parallel_visit(record).collect();
     assert!(parallel == sequential, "the parallel visit differs");
 }
+
+/// Move numbers read however they are written (digits and periods, apart or not, or digits alone on a 2D
+/// board), and `0000` refused as a null move even before a period.
+#[test]
+fn move_numbers_in_every_form() {
+    for text in [
+        "1. e4 e5 2. Nf3 *",
+        "1.e4 1...e5 2.Nf3 *",
+        "1 . e4 1 ... e5 2 Nf3 *",
+        "e4 e5 Nf3 *",
+        "1.\ne4\n1...\ne5 2.\nNf3 *",
+    ] {
+        let game = only(text);
+        assert_eq!(game.moves.len(), 3, "{text}");
+    }
+    for text in ["1. e4 0000. *", "1. e4 0000 *", "1. e4 -- *"] {
+        assert!(matches!(error(text).kind, PgnErrorKind::NullMove(_)), "{text}");
+    }
+}

@@ -24,6 +24,14 @@ pub(super) enum Tok<'a> {
     Close,
 }
 
+/// What [`Lexer::plain`] read.
+pub(super) enum Plain<'a> {
+    /// A move number and its periods.
+    Number,
+    /// A symbol and its line.
+    Symbol(&'a str, usize),
+}
+
 /// A token and its line, or a lexing error and its line.
 /// (The error boxed: a token is moved at every step, and most of the kinds are large.)
 pub(super) type Lexed<'a> = Result<(Tok<'a>, usize), Box<(PgnErrorKind, usize)>>;
@@ -79,8 +87,10 @@ impl<'a> Lexer<'a> {
         (self.i, self.line)
     }
 
-    /// The next token and its line, a lexing error and its line, or `None` at the end.
-    pub(super) fn next_token(&mut self) -> Option<Lexed<'a>> {
+    /// Skips white space (and byte-order marks, and lines starting with `%`) up to the next token's first
+    /// byte, which it gives; `None` at the end.
+    #[inline(always)]
+    fn skip_space(&mut self) -> Option<u8> {
         let b = self.text.as_bytes();
         loop {
             match *b.get(self.i)? {
@@ -95,9 +105,37 @@ impl<'a> Lexer<'a> {
                 b'%' if self.i == 0 || b[self.i - 1] == b'\n' => {
                     self.i += memchr::memchr(b'\n', &b[self.i..]).unwrap_or(b.len() - self.i);
                 }
-                _ => break,
+                c => return Some(c),
             }
         }
+    }
+
+    /// The movetext's common tokens read at once, as [`Lexer::next_token`] reads them: after white space, a
+    /// move number (digits, then periods) is read past ([`Plain::Number`]), a symbol is read
+    /// ([`Plain::Symbol`], with its line). `None` for any other token (or the end), which is left unread.
+    #[inline]
+    pub(super) fn plain(&mut self) -> Option<Plain<'a>> {
+        let c = self.skip_space()?;
+        if !is_symbol_start(c) {
+            return None;
+        }
+        let b = self.text.as_bytes();
+        let start = self.i;
+        let end = start + 1 + b[start + 1..].iter().position(|&x| !is_symbol_char(x)).unwrap_or(b.len() - start - 1);
+        self.i = end;
+        // (`0000` is UCI's null move, which the parser refuses, not a move number.)
+        let digits = b[start..end].iter().all(u8::is_ascii_digit) && &b[start..end] != b"0000";
+        if b.get(end) == Some(&b'.') && digits {
+            self.i += b[end..].iter().take_while(|&&x| x == b'.').count();
+            return Some(Plain::Number);
+        }
+        Some(Plain::Symbol(&self.text[start..end], self.line))
+    }
+
+    /// The next token and its line, a lexing error and its line, or `None` at the end.
+    pub(super) fn next_token(&mut self) -> Option<Lexed<'a>> {
+        self.skip_space()?;
+        let b = self.text.as_bytes();
         let line = self.line;
         let start = self.i;
         let c = b[start];

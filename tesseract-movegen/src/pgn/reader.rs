@@ -8,7 +8,7 @@ use tesseract_board::{Move, Position};
 use crate::rules::Legal;
 
 use super::cutter::{Cut, GameCutter, Scan};
-use super::lexer::{Lexed, Lexer, Tok, normalize};
+use super::lexer::{Lexed, Lexer, Plain, Tok, normalize};
 use super::visitor::{GameBuilder, Visitor};
 use super::{GameResult, PgnError, PgnErrorKind, PgnGame, Variant, valid_tag_name};
 
@@ -743,8 +743,17 @@ impl<'a> Parser<'a> {
         let mut termination = None;
         let mut any = tags;
         let mut plies = 0;
-        while let Some(t) = self.next() {
-            let (tok, line) = t.map_err(|e| err(e.1, Some(plies + 1), e.0))?;
+        loop {
+            // Move numbers and moves, nearly all of the movetext, straight from the lexer; the rest as tokens.
+            let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
+            let (tok, line) = match plain {
+                Some(Plain::Number) => continue,
+                Some(Plain::Symbol(s, line)) => (Tok::Symbol(s), line),
+                None => match self.next() {
+                    Some(t) => t.map_err(|e| err(e.1, Some(plies + 1), e.0))?,
+                    None => break,
+                },
+            };
             let ply = Some(plies + 1);
             match tok {
                 Tok::Symbol(s) => {
