@@ -487,6 +487,34 @@ impl Tables8 {
         (self.bishop_empty[sq] & diag != 0 && self.bishop(sq, occ) & diag != 0)
             || (self.rook_empty[sq] & orth != 0 && self.rook(sq, occ) & orth != 0)
     }
+
+    /// As [`Tables8::attacked`], a slider's attack found by the cells between it and `sq` (the small
+    /// between table) rather than a magic lookup: for a single cell asked about while a text is read, when
+    /// the large slider table is mostly out of the cache.
+    #[inline(always)]
+    fn attacked_by_lines(&self, bb: &Bitboards, sq: usize, by: Color, occ: u64) -> bool {
+        let sq = sq & 63;
+        let them = bb.by_color(by);
+        if them
+            & ((self.knight[sq] & bb.by_role(Role::Knight))
+                | (self.king[sq] & bb.by_role(Role::King))
+                | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn)))
+            != 0
+        {
+            return true;
+        }
+        let diag = them & (bb.by_role(Role::Bishop) | bb.by_role(Role::Queen));
+        let orth = them & (bb.by_role(Role::Rook) | bb.by_role(Role::Queen));
+        let mut snipers = (self.bishop_empty[sq] & diag) | (self.rook_empty[sq] & orth);
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            if self.between(sq, s) & occ == 0 {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Where the moves go: a list, a per-piece buffer, or a counter.
@@ -915,10 +943,14 @@ pub(crate) fn moves_matching<const N: usize>(
     if filter.picks(Role::King, cell(node.king)) {
         let start = list.len();
         match filter.to {
-            // The one step to `to`, its safety alone looked up (a slider lookup is often a cache miss).
+            // The one step to `to`, its safety alone looked up.
             Some(to) => {
                 let q = to.index() & 63;
-                if node.king_targets(node.t.king[node.king] & !node.ours & (1 << q)) != 0 {
+                // The king's own cell counts as empty: a slider's ray through it goes on.
+                let occ = node.occ & !(1u64 << node.king);
+                if node.t.king[node.king] & !node.ours & (1 << q) != 0
+                    && !node.t.attacked_by_lines(bb, q, node.them, occ)
+                {
                     list.push(Move::new(cell(node.king), to));
                 }
             }
