@@ -539,7 +539,7 @@ fn parse_short(b: &[u8]) -> Result<San, &'static str> {
 /// `e8=Q#`) read straight from its bytes, and its one legal move: `None` for any other text, or when the
 /// text names no legal move or several, which the full reading ([`SanPlus::parse`], [`San::to_move`]) then
 /// tells. It reads what the full reading reads, the same way.
-fn quick_move(pos: &Position, text: &[u8]) -> Option<Move> {
+pub(crate) fn quick_move(pos: &Position, text: &[u8]) -> Option<Move> {
     let g = pos.geometry();
     if g.dims() != 2 || g.side() != 8 {
         return None;

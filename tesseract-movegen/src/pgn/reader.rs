@@ -770,7 +770,13 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     any = true;
-                    let m = movetext_move(pos, s, long).map_err(|kind| err(line, ply, kind))?;
+                    // The common SAN first, its small answer in registers; anything else (and every error)
+                    // through the full reading.
+                    let quick = if long { None } else { crate::san::quick_move(pos, s.as_bytes()) };
+                    let m = match quick {
+                        Some(m) => m,
+                        None => movetext_move(pos, s, long).map_err(|kind| err(line, ply, kind))?,
+                    };
                     visitor.play(pos, m);
                     let _ = pos.make(m);
                     visitor.reached(pos);
