@@ -50,8 +50,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tesseract::board::{Position, start};
-use tesseract::movegen::pgn::{self, GameResult, PgnError, PgnGame};
+use tesseract::board::{Move, Position, start};
+use tesseract::movegen::pgn::{self, GameBuilder, GameResult, PgnError, PgnGame};
 use tesseract::movegen::san;
 use tesseract::search::playout::pgn_corpus;
 
@@ -165,23 +165,126 @@ struct Tally {
     failed: Option<String>,
 }
 
-/// Whether the game reaches the position of Zobrist hash `hash`: its start, or after one of its moves.
-fn reaches(game: &PgnGame, hash: u64) -> bool {
-    let mut pos = game.start.clone();
-    if pos.hash() == hash {
-        return true;
+/// What `read` takes from a game: whether it passes the filters, its result, its opening, and with `--out`
+/// the game itself.
+struct Summary {
+    passes: bool,
+    result: GameResult,
+    opening: Option<String>,
+    game: Option<PgnGame>,
+}
+
+/// The visitor that reads a game into a [`Summary`], as the reader meets its parts: no game is built
+/// unless `--out` keeps it.
+#[derive(Clone)]
+struct Summarize<'a> {
+    args: &'a ReadArgs,
+    /// For each `--tag` filter, whether the game's first tag of that name has the value (`None`: no such tag
+    /// yet).
+    tags: Vec<Option<bool>>,
+    /// Whether the game reached the position of `--fen` or `--hash`.
+    reached: bool,
+    start: Option<Position>,
+    opening: Vec<Move>,
+    /// The game being built, with `--out`.
+    builder: Option<GameBuilder>,
+}
+
+impl<'a> Summarize<'a> {
+    fn new(args: &'a ReadArgs) -> Summarize<'a> {
+        let builder = args.out.as_ref().map(|_| GameBuilder::new());
+        Summarize { args, tags: Vec::new(), reached: false, start: None, opening: Vec::new(), builder }
     }
-    game.moves.iter().any(|m| {
-        let _ = pos.make(m.mv);
-        pos.hash() == hash
-    })
+
+    fn hash_reached(&mut self, pos: &Position) {
+        self.reached |= self.args.fen.or(self.args.hash).is_some_and(|h| pos.hash() == h);
+    }
+}
+
+impl pgn::Visitor for Summarize<'_> {
+    type Output = Summary;
+
+    fn begin_game(&mut self) {
+        self.tags = vec![None; self.args.tags.len()];
+        self.reached = false;
+        self.opening.clear();
+        if let Some(b) = &mut self.builder {
+            b.begin_game();
+        }
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        for (i, (n, v)) in self.args.tags.iter().enumerate() {
+            if n == name && self.tags[i].is_none() {
+                self.tags[i] = Some(v == value);
+            }
+        }
+        if let Some(b) = &mut self.builder {
+            b.tag(name, value);
+        }
+    }
+
+    fn begin_movetext(&mut self, start: &Position) -> pgn::Skip {
+        self.hash_reached(start);
+        if self.args.top > 0 {
+            self.start = Some(start.clone());
+        }
+        if let Some(b) = &mut self.builder {
+            b.begin_movetext(start);
+        }
+        pgn::Skip(false)
+    }
+
+    fn play(&mut self, before: &Position, m: Move) {
+        if self.args.top > 0 && self.opening.len() < self.args.openings as usize {
+            self.opening.push(m);
+        }
+        if let Some(b) = &mut self.builder {
+            b.play(before, m);
+        }
+    }
+
+    fn reached(&mut self, after: &Position) {
+        self.hash_reached(after);
+    }
+
+    fn comment(&mut self, text: &str) {
+        if let Some(b) = &mut self.builder {
+            b.comment(text);
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if let Some(b) = &mut self.builder {
+            b.nag(nag);
+        }
+    }
+
+    fn wants_variations(&self) -> bool {
+        self.builder.is_some() && !self.args.no_variations
+    }
+
+    fn variation(&mut self, raw: &str) {
+        if let Some(b) = &mut self.builder {
+            b.variation(raw);
+        }
+    }
+
+    fn end_game(&mut self, result: GameResult) -> Summary {
+        let tags_hold = self.tags.iter().all(|t| *t == Some(true));
+        let hash_holds = self.args.fen.or(self.args.hash).is_none() || self.reached;
+        // The moves were checked legal as they were read.
+        let opening = self.start.as_ref().map(|start| san::numbered(start, &self.opening).unwrap_or_default());
+        let game = self.builder.as_mut().map(|b| b.end_game(result));
+        Summary { passes: tags_hold && hash_holds, result, opening, game }
+    }
 }
 
 impl Tally {
-    fn add(&mut self, game: Result<PgnGame, PgnError>, args: &ReadArgs) {
+    fn add(&mut self, read: Result<Summary, PgnError>) {
         self.read += 1;
-        let game = match game {
-            Ok(game) => game,
+        let summary = match read {
+            Ok(summary) => summary,
             Err(e) if matches!(e.kind, pgn::PgnErrorKind::Io(_)) => {
                 self.failed = Some(e.to_string());
                 return;
@@ -194,23 +297,15 @@ impl Tally {
                 return;
             }
         };
-        let tags_hold = args.tags.iter().all(|(name, value)| game.tag(name) == Some(value.as_str()));
-        let hash = args.fen.or(args.hash);
-        if !tags_hold || hash.is_some_and(|h| !reaches(&game, h)) {
+        if !summary.passes {
             return;
         }
         self.games += 1;
-        *self.results.entry(game.result).or_default() += 1;
-        if args.top > 0 {
-            let plies = game.moves.len().min(args.openings as usize);
-            let moves: Vec<_> = game.moves[..plies].iter().map(|m| m.mv).collect();
-            // The moves were checked legal as they were read.
-            let opening = san::numbered(&game.start, &moves).unwrap_or_default();
+        *self.results.entry(summary.result).or_default() += 1;
+        if let Some(opening) = summary.opening {
             *self.openings.entry(opening).or_default() += 1;
         }
-        if args.out.is_some() {
-            self.kept.push(game);
-        }
+        self.kept.extend(summary.game);
     }
 }
 
@@ -224,7 +319,7 @@ fn read(args: &ReadArgs) -> Result<(), String> {
     let total = file.metadata().map(|m| m.len()).unwrap_or(0);
     let read = Arc::new(AtomicU64::new(0));
     let counting = Counting { inner: file, read: Arc::clone(&read) };
-    let reader = pgn::decompressed(counting).map_err(|e| format!("{name}: {e}"))?.keep_variations(!args.no_variations);
+    let reader = pgn::decompressed(counting).map_err(|e| format!("{name}: {e}"))?;
     let visible = !args.quiet && std::io::stderr().is_terminal();
     let bar = ProgressBar::with_draw_target(
         Some(total),
@@ -241,7 +336,7 @@ fn read(args: &ReadArgs) -> Result<(), String> {
     let started = std::time::Instant::now();
     let mut tally = Tally::default();
     let step = |tally: &mut Tally, game| {
-        tally.add(game, args);
+        tally.add(game);
         let seen = tally.read;
         if seen.is_multiple_of(1024) {
             bar.set_position(read.load(Ordering::Relaxed));
@@ -250,13 +345,17 @@ fn read(args: &ReadArgs) -> Result<(), String> {
         }
     };
     bar.enable_steady_tick(Duration::from_millis(200));
+    let mut visitor = Summarize::new(args);
     if args.threads == Some(1) {
-        reader.for_each(|game| step(&mut tally, game));
+        let mut reader = reader;
+        while let Some(game) = reader.read_game(&mut visitor) {
+            step(&mut tally, game);
+        }
     } else {
         if let Some(n) = args.threads {
             rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global().map_err(|e| e.to_string())?;
         }
-        reader.parallel().for_each(|game| step(&mut tally, game));
+        reader.parallel_visit(visitor).for_each(|game| step(&mut tally, game));
     }
     bar.finish_and_clear();
 
