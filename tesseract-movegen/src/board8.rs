@@ -753,6 +753,62 @@ impl<'a> Node8<'a> {
         }
     }
 
+    /// The legal pawn moves onto `q` (one per promotion piece when they promote), as [`Node8::pawn_moves`]
+    /// makes them: a push from the cell behind `q` or a double step from the one behind that, onto an
+    /// empty cell; a capture from the cells whose pawns attack `q`, of an enemy piece there or en passant.
+    #[inline]
+    fn pawn_moves_to<O: Out>(&self, q: usize, out: &mut O) {
+        let white = self.us == Color::White;
+        let pawns = self.ours & self.bb.by_role(Role::YPawn);
+        let promote = if white { q >= 56 } else { q < 8 };
+        let qb = 1u64 << q;
+        // A pinned pawn moves along its pin alone.
+        let free = |s: usize| self.pinned & (1 << s) == 0 || self.t.line(self.king, s) & qb != 0;
+        let attackers = self.t.pawn_attacks[self.them.index()][q] & pawns;
+        if self.theirs & qb != 0 {
+            if self.check_mask & qb == 0 {
+                return;
+            }
+            let mut from = attackers;
+            while from != 0 {
+                let s = from.trailing_zeros() as usize;
+                from &= from - 1;
+                if free(s) {
+                    Self::pawn_move(s, q, promote, out);
+                }
+            }
+            return;
+        }
+        if self.occ & qb != 0 {
+            return;
+        }
+        if self.check_mask & qb != 0 {
+            let behind = |c: usize| if white { c.checked_sub(8) } else { Some(c + 8).filter(|&c| c < 64) };
+            if let Some(s) = behind(q) {
+                if pawns & (1 << s) != 0 {
+                    if free(s) {
+                        Self::pawn_move(s, q, promote, out);
+                    }
+                } else if self.occ & (1 << s) == 0 && q / 8 == if white { 3 } else { 4 } {
+                    // A double step onto the fourth rank (the fifth for Black), over an empty cell.
+                    if let Some(s2) = behind(s).filter(|&s2| pawns & (1 << s2) != 0 && free(s2)) {
+                        Self::pawn_move(s2, q, false, out);
+                    }
+                }
+            }
+        }
+        if let Some(ep) = self.pos.en_passant().filter(|ep| ep.target.index() == q) {
+            let mut from = attackers;
+            while from != 0 {
+                let s = from.trailing_zeros() as usize;
+                from &= from - 1;
+                if self.en_passant_is_legal(s, q, ep.victim.index()) {
+                    out.push(Move::new(cell(s), cell(q)));
+                }
+            }
+        }
+    }
+
     /// Whether the en passant capture from `s` onto `to` leaves our king safe.
     #[inline]
     fn en_passant_is_legal(&self, s: usize, to: usize, victim: usize) -> bool {
@@ -988,21 +1044,7 @@ pub(crate) fn moves_matching<const N: usize>(
                 // Kinds that 8×8 does not have.
                 Role::Unicorn | Role::Dragon | Role::WPawn | Role::King => 0,
                 Role::YPawn => {
-                    // A pawn: a capture from the cells whose pawns attack `to`, a push from one or two
-                    // cells behind it (its own moves then decide).
-                    let behind = |steps: isize| {
-                        let c = q as isize - steps * if node.us == Color::White { 8 } else { -8 };
-                        if (0..64).contains(&c) { 1u64 << c } else { 0 }
-                    };
-                    let cands = (t.pawn_attacks[node.them.index()][q] | behind(1) | behind(2)) & ours;
-                    let mut pawns = cands;
-                    while pawns != 0 {
-                        let s = pawns.trailing_zeros() as usize;
-                        pawns &= pawns - 1;
-                        let start = list.len();
-                        node.pawn_moves::<AllMoves, _>(s, list);
-                        filter.keep_tail(list, start);
-                    }
+                    node.pawn_moves_to(q, list);
                     0
                 }
             };

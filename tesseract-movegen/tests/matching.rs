@@ -280,3 +280,43 @@ fn san_through_the_few_pieces_equals_san_through_the_whole_list() {
     }
     assert!(texts > 50_000 && ambiguous > 100 && disambiguated > 10, "{texts} {ambiguous} {disambiguated}");
 }
+
+/// Positions random games seldom reach: pawns pinned on their start rank (a double step along no pin), en
+/// passant that would expose the king along the rank, a pinned pawn that captures along its pin,
+/// promotions with and without captures, checks that a pawn push or an en passant capture answers. Every
+/// kind to every cell gives the whole list's moves that pass.
+#[test]
+fn every_kind_to_every_cell_in_hard_positions() {
+    let fens = [
+        "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/r3K3 w - - 0 1",
+        "4k3/4r3/8/8/8/8/4P3/4K3 w - - 0 1",
+        "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+        "8/8/8/1k6/2Pp4/8/8/4K2Q b - c3 0 1",
+        "4k3/8/8/8/1b6/2P5/8/4K3 w - - 0 1",
+        "4k3/8/8/b7/8/2P5/8/4K3 w - - 0 1",
+        "1r2k3/2P5/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/2p5/1R2K3 b - - 0 1",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+        "4k3/8/8/8/3q4/8/4P3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/5p2/4K3 w - - 0 1",
+        "3k4/8/8/2pP4/8/8/8/3K4 w - c6 0 2",
+        "8/8/3k4/2pP4/8/8/8/3K4 w - c6 0 2",
+    ];
+    for fen in fens {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let all = legal_moves(&pos);
+        let g = pos.geometry();
+        for role in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::YPawn] {
+            for c in 0..g.cells() {
+                let f = MoveFilter { role: Some(role), from: None, to: Some(Cell::new(c as u16)) };
+                let mut want: Vec<Move> =
+                    all.iter().copied().filter(|&m| m.to == f.to.unwrap() && role_of(&pos, m) == role).collect();
+                let mut got = matching(&pos, f);
+                got.sort_by_key(|m| (m.from, m.to, m.promotion));
+                want.sort_by_key(|m| (m.from, m.to, m.promotion));
+                assert_eq!(got, want, "{f:?} in {fen}");
+            }
+        }
+    }
+}
