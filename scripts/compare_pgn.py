@@ -4,8 +4,8 @@
 Generates the seeded corpus (`pgn generate`: random games of at most 100 plies with a database's tags,
 clock comments, NAGs and variations), then times each reader over it, alternating, as separate processes:
 
-- `pgn read FILE --threads 1 --top 0 --quiet` (tesseract-movegen's PgnReader, one thread), and with
-  `--threads 2` (PgnReader::parallel);
+- `pgn read FILE --threads 1 --top 0 --quiet` (tesseract-movegen's PgnReader with a visitor that keeps the
+  result, `PgnReader::read_game`, one thread), and with `--threads 2` (`PgnReader::parallel_visit`);
 - `pgn_shakmaty FILE` (shakmaty 0.30 + pgn-reader 0.29, moves resolved and played, variations skipped;
   an example of the tesseract-benches package);
 - python-chess's `chess.pgn.read_game` over the first `--python-games` games (it is slow; its rate is
@@ -119,8 +119,8 @@ def main():
         print(f"corpus: {args.games} games, {size} bytes (seed {args.seed}); python readers: the first {python_games} games, {small_size} bytes")
 
         readers = [
-            ("tesseract PgnReader, 1 thread", [pgn, "read", corpus, "--threads", "1", "--top", "0", "--quiet"], args.games, size),
-            ("tesseract PgnReader::parallel, 2 threads", [pgn, "read", corpus, "--threads", "2", "--top", "0", "--quiet"], args.games, size),
+            ("tesseract read_game, 1 thread", [pgn, "read", corpus, "--threads", "1", "--top", "0", "--quiet"], args.games, size),
+            ("tesseract parallel_visit, 2 threads", [pgn, "read", corpus, "--threads", "2", "--top", "0", "--quiet"], args.games, size),
             ("shakmaty + pgn-reader", [shakmaty, corpus], args.games, size),
             ("python-chess read_game", [python, "-c", PYTHON_CHESS, small], python_games, small_size),
         ]

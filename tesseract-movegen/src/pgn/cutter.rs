@@ -34,7 +34,8 @@ pub struct Scan {
 /// byte-order mark at the start of a line as white space. After a cut it starts on the next game (no
 /// movetext read, no variation open).
 ///
-/// [`PgnReader`] cuts its source with one; each game's text can then be read with [`read_games`].
+/// [`PgnReader`](super::PgnReader) cuts its source with one; each game's text can then be read with
+/// [`read_games`](super::read_games).
 ///
 /// # Examples
 /// ```
@@ -151,29 +152,39 @@ impl GameCutter {
     }
 
     /// Reads the plain movetext that starts at `bytes[i]` (no word being read, outside comments, strings
-    /// and skipped lines): up to the first line end or byte that needs the byte-wise scan (a comment, a
-    /// string, a parenthesis, `*`, a byte that is not ASCII), as that scan would read it. Returns where it
-    /// stopped.
-    fn plain_run(&mut self, bytes: &[u8], i: usize) -> usize {
-        let rest = &bytes[i..];
-        // At the end of the piece, the last token may go on in the next: left to the byte-wise scan.
-        let end = rest
-            .iter()
-            .position(|&c| STOPS[usize::from(c)])
-            .unwrap_or_else(|| rest.iter().rposition(u8::is_ascii_whitespace).map_or(0, |k| k + 1));
-        let run = rest[..end].trim_ascii_end();
-        if run.is_empty() {
-            return i + end;
+    /// and skipped lines) as the byte-wise scan would read it: up to the first byte that needs that scan (a
+    /// comment, a string, a parenthesis, `*`, a byte that is not ASCII), or a line end that may end the game
+    /// or before a line that may start otherwise (white space, a tag, a `%` line, a byte-order mark); the
+    /// line ends between are counted, the last in `line_start`. Returns where it stopped.
+    fn plain_run(&mut self, bytes: &[u8], mut i: usize, line_start: &mut Option<usize>) -> usize {
+        loop {
+            let rest = &bytes[i..];
+            // At the end of the piece, the last token may go on in the next: left to the byte-wise scan.
+            let end = rest
+                .iter()
+                .position(|&c| STOPS[usize::from(c)])
+                .unwrap_or_else(|| rest.iter().rposition(u8::is_ascii_whitespace).map_or(0, |k| k + 1));
+            let run = rest[..end].trim_ascii_end();
+            i += end;
+            if !run.is_empty() {
+                self.seen_movetext = true;
+                self.column0 = false;
+                // Whether the line would end the game now depends on its last token alone: a symbol, read from
+                // its first letter or digit (a sign before it is a token of its own, which no result is).
+                let symbol = run.len() - run.iter().rev().take_while(|&&c| is_symbol_char(c)).count();
+                let word = &run[symbol..];
+                let word = &word[word.iter().position(|&c| is_symbol_start(c)).unwrap_or(word.len())..];
+                self.ended = self.depth == 0 && matches!(word, b"1-0" | b"0-1" | b"1/2-1/2");
+            }
+            // On past a line end that ends nothing, into a line that starts with a symbol.
+            let next_starts_symbol = bytes.get(i + 1).is_some_and(|&c| is_symbol_start(c));
+            if bytes.get(i) != Some(&b'\n') || self.ended || !next_starts_symbol {
+                return i;
+            }
+            i += 1;
+            self.line += 1;
+            *line_start = Some(i);
         }
-        self.seen_movetext = true;
-        self.column0 = false;
-        // Whether the line would end the game now depends on its last token alone: a symbol, read from its
-        // first letter or digit (a sign before it is a token of its own, which no result is).
-        let symbol = run.len() - run.iter().rev().take_while(|&&c| is_symbol_char(c)).count();
-        let word = &run[symbol..];
-        let word = &word[word.iter().position(|&c| is_symbol_start(c)).unwrap_or(word.len())..];
-        self.ended = self.depth == 0 && matches!(word, b"1-0" | b"0-1" | b"1/2-1/2");
-        i + end
     }
 
     /// Scans `bytes`, the stream's next bytes after those scanned before, up to the first cut (see
@@ -265,7 +276,7 @@ impl GameCutter {
             if b.is_ascii_whitespace() {
                 self.end_word();
                 // Plain movetext, nearly all of a game: straight to the next byte that matters.
-                i = self.plain_run(bytes, i);
+                i = self.plain_run(bytes, i, &mut line_start);
                 continue;
             }
             match b {

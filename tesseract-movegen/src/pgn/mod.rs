@@ -29,6 +29,13 @@
 //! [`PgnReader::max_game_bytes`] ([`DEFAULT_MAX_GAME_BYTES`], 16 MiB): a longer game is reported
 //! ([`PgnErrorKind::GameTooLong`]) and read past.
 //!
+//! **Streaming** ([`PgnReader::read_game`] with a [`Visitor`]): the reader tells a visitor each game's
+//! tags, start position, moves (resolved and checked, with the positions before and after), comments,
+//! NAGs, variations and result as it meets them, and gives what the visitor makes of the game; nothing is
+//! built that the visitor does not build, and [`Visitor::begin_movetext`] can skip a game's moves. The
+//! iterator is one such visitor ([`GameBuilder`]); [`PgnReader::parallel_visit`] reads into copies of any
+//! visitor on every core.
+//!
 //! **Writing** ([`PgnGame::to_pgn`], [`PgnGame::write_with`]) follows the PGN export format: tags one per
 //! line, a blank line, the movetext wrapped at 80 columns, move numbers `1.` and `1...` (after a comment
 //! or variation and at the start when Black moves first), NAGs as `$n`, comments in braces, the result.

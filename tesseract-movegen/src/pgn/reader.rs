@@ -31,7 +31,7 @@ fn extend_capped(buf: &mut Vec<u8>, bytes: &[u8], max: usize) {
     buf.extend_from_slice(bytes);
 }
 
-/// Reads the games of a PGN text from any `BufRead`, one `Result` per game (see the [module](self)).
+/// Reads the games of a PGN text from any `BufRead`, one `Result` per game (see the [module](super)).
 ///
 /// Invalid UTF-8 is read as U+FFFD; a byte-order mark is skipped before any game, so files joined with
 /// `cat` read as one (and anywhere white space may stand).
