@@ -468,22 +468,25 @@ impl Tables8 {
         self.line[(a & 63) << 6 | (b & 63)]
     }
 
+    /// Whether a knight, king or pawn of `by` attacks `sq`.
+    #[inline(always)]
+    fn attacked_by_leaper(&self, bb: &Bitboards, sq: usize, by: Color) -> bool {
+        bb.by_color(by)
+            & ((self.knight[sq] & bb.by_role(Role::Knight))
+                | (self.king[sq] & bb.by_role(Role::King))
+                | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn)))
+            != 0
+    }
+
     /// Whether a piece of `by` attacks `sq` with the cells of `occ` occupied: the leapers first, then a
     /// slider lookup only where an enemy slider stands on one of the cell's lines.
     #[inline(always)]
     fn attacked(&self, bb: &Bitboards, sq: usize, by: Color, occ: u64) -> bool {
         let sq = sq & 63;
-        let them = bb.by_color(by);
-        if them
-            & ((self.knight[sq] & bb.by_role(Role::Knight))
-                | (self.king[sq] & bb.by_role(Role::King))
-                | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn)))
-            != 0
-        {
+        if self.attacked_by_leaper(bb, sq, by) {
             return true;
         }
-        let diag = them & (bb.by_role(Role::Bishop) | bb.by_role(Role::Queen));
-        let orth = them & (bb.by_role(Role::Rook) | bb.by_role(Role::Queen));
+        let (diag, orth) = sliders(bb, by);
         (self.bishop_empty[sq] & diag != 0 && self.bishop(sq, occ) & diag != 0)
             || (self.rook_empty[sq] & orth != 0 && self.rook(sq, occ) & orth != 0)
     }
@@ -494,17 +497,10 @@ impl Tables8 {
     #[inline(always)]
     fn attacked_by_lines(&self, bb: &Bitboards, sq: usize, by: Color, occ: u64) -> bool {
         let sq = sq & 63;
-        let them = bb.by_color(by);
-        if them
-            & ((self.knight[sq] & bb.by_role(Role::Knight))
-                | (self.king[sq] & bb.by_role(Role::King))
-                | (self.pawn_attacks[by.other().index()][sq] & bb.by_role(Role::YPawn)))
-            != 0
-        {
+        if self.attacked_by_leaper(bb, sq, by) {
             return true;
         }
-        let diag = them & (bb.by_role(Role::Bishop) | bb.by_role(Role::Queen));
-        let orth = them & (bb.by_role(Role::Rook) | bb.by_role(Role::Queen));
+        let (diag, orth) = sliders(bb, by);
         let mut snipers = (self.bishop_empty[sq] & diag) | (self.rook_empty[sq] & orth);
         while snipers != 0 {
             let s = snipers.trailing_zeros() as usize;
@@ -515,6 +511,14 @@ impl Tables8 {
         }
         false
     }
+}
+
+/// The diagonal (bishops and queens) and orthogonal (rooks and queens) sliders of `by`.
+#[inline(always)]
+fn sliders(bb: &Bitboards, by: Color) -> (u64, u64) {
+    let them = bb.by_color(by);
+    let queens = bb.by_role(Role::Queen);
+    (them & (bb.by_role(Role::Bishop) | queens), them & (bb.by_role(Role::Rook) | queens))
 }
 
 /// Where the moves go: a list, a per-piece buffer, or a counter.
