@@ -176,9 +176,10 @@ impl GameCutter {
                 let word = &word[word.iter().position(|&c| is_symbol_start(c)).unwrap_or(word.len())..];
                 self.ended = self.depth == 0 && matches!(word, b"1-0" | b"0-1" | b"1/2-1/2");
             }
-            // On past a line end that ends nothing, into a line that starts with a symbol.
+            // On past a line end that ends nothing, into a line that starts with a symbol (not after the
+            // first bytes of a byte-order mark that was none, which the line end must weigh).
             let next_starts_symbol = bytes.get(i + 1).is_some_and(|&c| is_symbol_start(c));
-            if bytes.get(i) != Some(&b'\n') || self.ended || !next_starts_symbol {
+            if bytes.get(i) != Some(&b'\n') || self.ended || self.bom != 0 || !next_starts_symbol {
                 return i;
             }
             i += 1;

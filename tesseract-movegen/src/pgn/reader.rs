@@ -668,7 +668,6 @@ impl<'a> Parser<'a> {
         scratch: &mut Option<Position>,
     ) -> Result<Option<V::Output>, PgnError> {
         let err = |line: usize, ply: Option<usize>, kind| PgnError { game: number, line, ply, kind };
-        visitor.begin_game();
         // Comments before the tags belong to no game; without tags they are the game's first comments.
         let mut leading = Vec::new();
         while let Some(Ok((Tok::Comment(_), _))) = self.peek() {
@@ -677,6 +676,7 @@ impl<'a> Parser<'a> {
             }
         }
         let Some(first) = self.peek() else { return Ok(None) };
+        visitor.begin_game();
         let first_line = match first {
             Ok((_, line)) => *line,
             Err(e) => e.1,

@@ -21,7 +21,9 @@ pub struct Skip(pub bool);
 /// [`nag`](Visitor::nag) and [`variation`](Visitor::variation) as the movetext has them, and last
 /// [`end_game`](Visitor::end_game) with the result, whose output the reader returns. A game with an error
 /// (an illegal move, a bad tag …) ends without `end_game`: the reader returns the [`PgnError`](super::PgnError)
-/// instead, and the next game starts with `begin_game` again, so a visitor resets its state there.
+/// instead, and the next game starts with `begin_game` again, so a visitor resets its state there. A text
+/// that turns out to hold no game (comments or NAGs alone, without a tag, a move or a result, after the
+/// last game) also ends without `end_game` and without an error.
 ///
 /// # Examples
 /// Counting the captures of each game, with nothing else kept:
@@ -48,7 +50,7 @@ pub struct Skip(pub bool);
 /// let mut reader = PgnReader::new(text.as_bytes());
 /// let mut captures = Captures(0);
 /// assert_eq!(reader.read_game(&mut captures), Some(Ok(2)));
-/// assert!(reader.read_game(&mut captures).unwrap().is_err()); // 2. Ke3 is illegal
+/// assert!(reader.read_game(&mut captures).unwrap().is_err()); // 1... Kd7: d7 holds Black's pawn
 /// assert_eq!(reader.read_game(&mut captures), Some(Ok(0)));
 /// assert_eq!(reader.read_game(&mut captures), None);
 /// ```
@@ -115,6 +117,10 @@ pub trait Visitor {
 /// The visitor that builds a [`PgnGame`] of each game: what [`PgnReader`](super::PgnReader) iterates and
 /// [`PgnReader::parallel`](super::PgnReader::parallel) reads on every core. A visitor of one's own can hold
 /// one and hand each call on to it, to build the game besides what it does.
+///
+/// # Panics
+/// [`Visitor::end_game`] panics when [`Visitor::begin_movetext`] was not handed on before it (the reader
+/// always calls it first): the game's start would be unknown.
 #[derive(Clone, Debug)]
 pub struct GameBuilder {
     keep_variations: bool,
