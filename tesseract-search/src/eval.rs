@@ -22,6 +22,10 @@
 //!    axes the term is left out: in 4D, with two kinds of pawn moving along different axes, "passed" has
 //!    no settled meaning yet, and it was not measured on Raumschach.
 //!
+//! 7. **Endgame knowledge** from the material alone (`known`): dead positions score 0, the side ahead is
+//!    scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating pattern
+//!    (`kbnk`). The facts of the 5³ and 5⁴ boards are those of tesseract-tablebase's tables.
+//!
 //! The side to move gets a small tempo bonus. [`evaluate_white`] gives the score from White's point of
 //! view; it is exactly antisymmetric under the point reflection σ that swaps the colors
 //! (`Setup::mirrored`): every table is indexed through σ for Black, and integer division truncates toward
@@ -148,6 +152,18 @@ pub(crate) struct Tables {
     file_rank: Vec<(u8, u8)>,
     /// The board's side.
     side: i32,
+    /// What the endgame tables and the rules say of this board's pawnless endings (see [`Known`]).
+    knowledge: Knowledge,
+}
+
+/// Which material facts hold on a board: the rules' dead positions of 8×8, the endgame tables' results of
+/// the 5³ and 5⁴ boards (tesseract-tablebase's README), none elsewhere.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Knowledge {
+    None,
+    Chess,
+    Raumschach,
+    Tesseract,
 }
 
 impl Tables {
@@ -246,6 +262,12 @@ impl Tables {
                 Vec::new()
             },
             side: n,
+            knowledge: match shape {
+                Shape::CHESS => Knowledge::Chess,
+                Shape::RAUMSCHACH => Knowledge::Raumschach,
+                Shape::TESSERACT => Knowledge::Tesseract,
+                _ => Knowledge::None,
+            },
         }
     }
 
@@ -318,6 +340,8 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mut phase = 0;
     // On 2D boards, `pawns[c][file]` has bit `rank` set for each pawn of color c.
     let mut pawns = [[0u16; MAX_SIDE as usize]; 2];
+    // The material: pieces by color and role, and (on 2D boards) the colors of the bishops' squares.
+    let mut material = Material::default();
     for color in Color::ALL {
         let ci = color.index();
         // `near_own[p]`: p is one king step from the own king; `near_enemy[q]`: from the enemy king.
@@ -338,9 +362,14 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if role == Role::King {
                 continue;
             }
-            if role.is_pawn() && !t.file_rank.is_empty() {
+            material.count[ci][ri] += 1;
+            if !t.file_rank.is_empty() {
                 let (f, r) = t.file_rank[board_cell];
-                pawns[ci][f as usize] |= 1 << r;
+                if role.is_pawn() {
+                    pawns[ci][f as usize] |= 1 << r;
+                } else if role == Role::Bishop {
+                    material.bishop_squares[ci] |= 1 << ((f + r) % 2);
+                }
             }
             if near_own[p] {
                 shelter[ci] += 1;
@@ -409,8 +438,161 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mgv = mg[0] - mg[1];
     let egv = eg[0] - eg[1];
     let tempo = if pos.turn() == Color::White { TEMPO } else { -TEMPO };
-    (mgv * phase + egv * (t.phase_max - phase)) / t.phase_max + tempo
+    let v = (mgv * phase + egv * (t.phase_max - phase)) / t.phase_max + tempo;
+    match known(t, &material) {
+        Known::Scale(scale) => {
+            // The side ahead's score, scaled (toward zero: the evaluation stays antisymmetric).
+            let ahead = if v > 0 { 0 } else { 1 };
+            v * scale[ahead] / SCALE_WHOLE
+        }
+        Known::Kbnk { strong } => {
+            let v = kbnk(t, kings, strong, material.bishop_squares[strong]);
+            if strong == 0 { v } else { -v }
+        }
+    }
 }
+
+/// The material on the board, counted by the evaluation's pass over the pieces.
+#[derive(Default)]
+struct Material {
+    /// Pieces other than kings, by color and [`Role::index`].
+    count: [[u8; 9]; 2],
+    /// On 2D boards, by color: bit `(file + rank) % 2` set for each color of square a bishop stands on.
+    bishop_squares: [u8; 2],
+}
+
+impl Material {
+    fn pawns(&self, ci: usize) -> u8 {
+        self.count[ci][Role::YPawn.index()] + self.count[ci][Role::WPawn.index()]
+    }
+
+    /// The number of pieces other than king and pawns.
+    fn pieces(&self, ci: usize) -> u8 {
+        self.count[ci].iter().sum::<u8>() - self.pawns(ci)
+    }
+
+    /// The value of the pieces other than king and pawns.
+    fn piece_value(&self, t: &Tables, ci: usize) -> i32 {
+        Role::ALL.iter().filter(|r| !r.is_pawn()).map(|&r| i32::from(self.count[ci][r.index()]) * t.value(r)).sum()
+    }
+
+    /// Whether `ci` has exactly these pieces besides its king (role, count), and no others.
+    fn is(&self, ci: usize, pieces: &[(Role, u8)]) -> bool {
+        Role::ALL.iter().all(|r| self.count[ci][r.index()] == pieces.iter().find(|p| p.0 == *r).map_or(0, |p| p.1))
+    }
+}
+
+/// The whole of a score: [`Known::Scale`] gives 64ths of it.
+const SCALE_WHOLE: i32 = 64;
+
+/// What the material says of the outcome.
+enum Known {
+    /// The evaluation times `scale[c] / 64` when color `c` is ahead: 64 when the material says nothing, 0
+    /// when that side cannot win.
+    Scale([i32; 2]),
+    /// King, bishop and knight against a lone king on 8×8, the stronger side's color index given: a won
+    /// ending whose technique the general terms do not know (see [`kbnk`]).
+    Kbnk { strong: usize },
+}
+
+/// What the material says of the outcome.
+///
+/// - **Dead positions** score 0 for both sides: on 8×8 those of the rules (kings with at most one knight
+///   or bishop between them, or bishops all on squares of one color: RULES.md §2, the game's automatic
+///   draw); on the 5³ and 5⁴ boards those the endgame tables prove have no checkmate at all (a lone rook,
+///   bishop, knight, unicorn or dragon against a lone king; on 5⁴ also two rooks, bishops, knights or
+///   dragons; on 5³ two unicorns or two knights, whose only mates are in one move walked into).
+/// - **Cannot win**, scaled toward zero for the side ahead, on 8×8: without pawns, two knights against
+///   a lone king (0); a lead of at most a bishop's value in pieces (0 with less than a rook's value, else
+///   a quarter: rook against minor, rook and minor against rook). On 5³, two rooks or two bishops against
+///   a lone king win from under 1% of the positions: an eighth.
+/// - **KBNK** on 8×8: the mating pattern, [`kbnk`].
+fn known(t: &Tables, m: &Material) -> Known {
+    const WHOLE: [i32; 2] = [SCALE_WHOLE; 2];
+    let pawns = [m.pawns(0), m.pawns(1)];
+    // A side with pawns is never scaled: with pawns on both sides (most positions), nothing is known.
+    let chess = t.knowledge == Knowledge::Chess;
+    if t.knowledge == Knowledge::None || pawns[0] > 0 && pawns[1] > 0 || !chess && pawns[0] + pawns[1] > 0 {
+        return Known::Scale(WHOLE);
+    }
+    let mut scale = WHOLE;
+    for (ci, s) in scale.iter_mut().enumerate() {
+        let weak = 1 - ci;
+        if m.pawns(ci) > 0 {
+            continue;
+        }
+        let bare = m.pieces(weak) == 0 && m.pawns(weak) == 0;
+        let one_kind = |r: Role| m.pieces(ci) == 2 && m.count[ci][r.index()] == 2;
+        *s = match t.knowledge {
+            Knowledge::Chess => {
+                if bare && m.is(ci, &[(Role::Bishop, 1), (Role::Knight, 1)]) {
+                    return Known::Kbnk { strong: ci };
+                }
+                let lead = m.piece_value(t, ci) - m.piece_value(t, weak);
+                if bare && one_kind(Role::Knight) {
+                    0
+                } else if lead <= t.value(Role::Bishop) {
+                    if m.piece_value(t, ci) < t.value(Role::Rook) { 0 } else { SCALE_WHOLE / 4 }
+                } else {
+                    SCALE_WHOLE
+                }
+            }
+            _ if !bare || m.count[ci][Role::Queen.index()] > 0 => SCALE_WHOLE,
+            Knowledge::Raumschach if one_kind(Role::Rook) || one_kind(Role::Bishop) => SCALE_WHOLE / 8,
+            Knowledge::Raumschach => {
+                if m.pieces(ci) <= 1 || one_kind(Role::Unicorn) || one_kind(Role::Knight) {
+                    0
+                } else {
+                    SCALE_WHOLE
+                }
+            }
+            Knowledge::Tesseract => {
+                let pair = [Role::Rook, Role::Bishop, Role::Knight, Role::Dragon].into_iter().any(one_kind);
+                if m.pieces(ci) <= 1 || pair { 0 } else { SCALE_WHOLE }
+            }
+            Knowledge::None => SCALE_WHOLE,
+        };
+    }
+    // The rules' dead positions of 8×8: nobody can win.
+    if t.knowledge == Knowledge::Chess && m.pawns(0) + m.pawns(1) == 0 {
+        let minors_only =
+            (0..2).all(|ci| m.pieces(ci) == m.count[ci][Role::Bishop.index()] + m.count[ci][Role::Knight.index()]);
+        let (knights, pieces) =
+            (0..2).fold((0, 0), |(k, p), ci| (k + m.count[ci][Role::Knight.index()], p + m.pieces(ci)));
+        let one_square_color = (m.bishop_squares[0] | m.bishop_squares[1]).count_ones() <= 1;
+        if minors_only && (pieces <= 1 || knights == 0 && one_square_color) {
+            scale = [0, 0];
+        }
+    }
+    Known::Scale(scale)
+}
+
+/// King, bishop and knight against a lone king, from the stronger side's point of view: a won ending
+/// (worth more than the pieces, so that no exchange looks better) in which the lone king is driven to a
+/// corner of the bishop's square color, where alone it can be mated, and the kings close in.
+///
+/// `bishop_squares` is the bit of the bishop's square color ((file + rank) % 2: 0 for a1's).
+fn kbnk(t: &Tables, kings: [usize; 2], strong: usize, bishop_squares: u8) -> i32 {
+    let at = |p: usize| {
+        let (f, r) = t.file_rank[t.to_cell[p] as usize];
+        (i32::from(f), i32::from(r))
+    };
+    let (own, lone) = (at(kings[strong]), at(kings[1 - strong]));
+    let last = t.side - 1;
+    // a1 and h8 are of a1's square color; h1 and a8 of the other.
+    let corners = if bishop_squares & 1 != 0 { [(0, 0), (last, last)] } else { [(last, 0), (0, last)] };
+    let to_corner = corners.iter().map(|c| (lone.0 - c.0).abs() + (lone.1 - c.1).abs()).min().unwrap_or(0);
+    let to_edge = lone.0.min(last - lone.0).min(lone.1).min(last - lone.1);
+    let kings_apart = (own.0 - lone.0).abs().max((own.1 - lone.1).abs());
+    KBNK_BASE + KBNK_CORNER * (last - to_corner) - KBNK_EDGE * to_edge - KBNK_CLOSE * kings_apart
+}
+
+/// [`kbnk`]'s weights: the base (a bishop and a knight and some), per step of the lone king nearer the
+/// right corner, per step off the edge, per step between the kings.
+const KBNK_BASE: i32 = 900;
+const KBNK_CORNER: i32 = 40;
+const KBNK_EDGE: i32 = 30;
+const KBNK_CLOSE: i32 = 15;
 
 /// Passed-pawn bonus by steps advanced from the start rank, (mg, eg), on 2D boards.
 const PASSED: [(i32, i32); 8] = [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)];

@@ -7,7 +7,8 @@
 //! - counts itself, and stops the search when a limit is reached: the node limit is checked on entry, the
 //!   stop flag and the wall-clock guard every 1,024 nodes;
 //! - is a draw by repetition (a position that occurred since the last capture or pawn move, in the game
-//!   or on the current line), by the 50-move rule (unless it is mate) or with kings alone;
+//!   or on the current line), by the 50-move rule (unless it is mate) or in a dead position of the rules
+//!   (kings alone; on 8×8 also a lone minor piece, or bishops on squares of one color);
 //! - extends by one ply when the side to move is in check (check extension);
 //! - reads the transposition table: its move is searched first, and its score ends the node at non-PV
 //!   nodes when the stored draft and bound allow;
@@ -52,7 +53,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract_board::mailbox::{self, EMPTY};
 use tesseract_board::{Cell, Color, Move, Position, Role};
-use tesseract_movegen::{AllMoves, Noisy, generate};
+use tesseract_movegen::{AllMoves, Legal, Noisy, generate};
 use tesseract_tablebase::{Tablebases, Wdl};
 // std::time::Instant traps on wasm32-unknown-unknown; web-time is std's on native and performance.now() in
 // browsers and Web Workers.
@@ -844,6 +845,16 @@ impl Worker<'_> {
         v + (mix(self.pos.hash() ^ self.noise_key) % span) as i32 - self.noise
     }
 
+    /// Whether the current position is dead by the rules, the game drawn: kings alone, or on 8×8 a lone
+    /// minor piece or bishops on squares of one color (`Legal::is_insufficient_material`), asked with at
+    /// most four pieces on the board (more bishops of one square color alone are rare; the evaluation
+    /// scores them 0).
+    #[inline]
+    fn is_dead(&self) -> bool {
+        let pieces = self.pos.piece_list(Color::White).len() + self.pos.piece_list(Color::Black).len();
+        pieces == 2 || pieces <= 4 && self.pos.is_insufficient_material()
+    }
+
     /// Whether the current position repeats one since the last irreversible move.
     fn is_repetition(&self) -> bool {
         let n = self.hashes.len();
@@ -1152,7 +1163,7 @@ impl Worker<'_> {
         // Draws by the rules come first, so that they count at the horizon too (a checkmate on the
         // hundredth ply still counts: in check, the search goes on).
         let fifty = self.pos.halfmove_clock() >= 100;
-        if self.pos.is_kings_only() || self.is_repetition() || (fifty && !in_check) {
+        if self.is_dead() || self.is_repetition() || (fifty && !in_check) {
             return 0;
         }
         if self.tables.is_some() && !fifty {
@@ -1396,7 +1407,7 @@ impl Worker<'_> {
         if self.enter(ply) {
             return 0;
         }
-        if self.pos.is_kings_only() {
+        if self.is_dead() {
             return 0;
         }
         if self.tables.is_some() && self.pos.halfmove_clock() < 100 {

@@ -97,9 +97,17 @@ fn takes_a_hanging_queen_in_4d() {
     setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
     setup.put(&[2, 2, 2, 2], Some(Piece::new(Color::White, Role::Knight)));
     setup.put(&[4, 3, 2, 2], Some(Piece::new(Color::Black, Role::Queen)));
+    let pos = Position::from_setup(setup.clone(), CastlingMode::Standard).unwrap();
+    let (r, after) = search(&pos.fen(), 3, &[]);
+    assert_eq!(best_text(&r, &after), "22224322");
+    // The knight left alone against a king cannot mate on 5⁴ (the endgame tables find no mate at all): the
+    // capture saves the game, and the game is a draw.
+    assert_eq!(r.score, Score::Cp(0));
+    // With a pawn besides, the capture wins.
+    setup.put(&[3, 2, 1, 1], Some(Piece::new(Color::White, Role::YPawn)));
     let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
-    let (r, pos) = search(&pos.fen(), 3, &[]);
-    assert_eq!(best_text(&r, &pos), "22224322");
+    let (r, after) = search(&pos.fen(), 3, &[]);
+    assert_eq!(best_text(&r, &after), "22224322");
     assert!(r.score.value() > 300, "{:?}", r.score);
 }
 
