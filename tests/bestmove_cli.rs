@@ -141,6 +141,17 @@ fn the_line_played_before_makes_a_repetition_a_draw() {
     assert!(without.lines().rev().nth(1).is_some_and(|l| l.contains("score cp -")), "{without}");
 }
 
+/// A dead position of the rules is a draw to the engine (issue 34: K+B against K scored `cp 399`), and the
+/// lines keep the contract.
+#[test]
+fn a_dead_position_scores_a_draw() {
+    let fen = "8/8/8/3k4/8/8/8/2B1K3 w - - 0 1";
+    let out = bestmove(&["--fen", fen, "--depth", "4"]);
+    check_contract(&out, &Position::from_fen(fen).unwrap());
+    let text = stdout(&out);
+    assert!(text.lines().filter(|l| l.starts_with("info")).all(|l| l.contains(" score cp 0 ")), "{text}");
+}
+
 /// The score of the last `info` line, in centipawns (`None` for a mate score).
 fn last_cp(text: &str) -> Option<i32> {
     let info = text.lines().rev().find(|l| l.starts_with("info "))?;

@@ -456,19 +456,19 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
 #[derive(Default)]
 struct Material {
     /// Pieces other than kings, by color and [`Role::index`].
-    count: [[u8; 9]; 2],
+    count: [[u16; 9]; 2],
     /// On 2D boards, by color: bit `(file + rank) % 2` set for each color of square a bishop stands on.
     bishop_squares: [u8; 2],
 }
 
 impl Material {
-    fn pawns(&self, ci: usize) -> u8 {
+    fn pawns(&self, ci: usize) -> u16 {
         self.count[ci][Role::YPawn.index()] + self.count[ci][Role::WPawn.index()]
     }
 
     /// The number of pieces other than king and pawns.
-    fn pieces(&self, ci: usize) -> u8 {
-        self.count[ci].iter().sum::<u8>() - self.pawns(ci)
+    fn pieces(&self, ci: usize) -> u16 {
+        self.count[ci].iter().sum::<u16>() - self.pawns(ci)
     }
 
     /// The value of the pieces other than king and pawns.
@@ -477,7 +477,7 @@ impl Material {
     }
 
     /// Whether `ci` has exactly these pieces besides its king (role, count), and no others.
-    fn is(&self, ci: usize, pieces: &[(Role, u8)]) -> bool {
+    fn is(&self, ci: usize, pieces: &[(Role, u16)]) -> bool {
         Role::ALL.iter().all(|r| self.count[ci][r.index()] == pieces.iter().find(|p| p.0 == *r).map_or(0, |p| p.1))
     }
 }
