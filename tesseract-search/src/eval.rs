@@ -360,6 +360,9 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             eg[ci] += e;
             phase += t.phase[ri];
             if role == Role::King {
+                if !t.file_rank.is_empty() {
+                    material.kings[ci] = t.file_rank[board_cell];
+                }
                 continue;
             }
             material.count[ci][ri] += 1;
@@ -367,6 +370,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                 let (f, r) = t.file_rank[board_cell];
                 if role.is_pawn() {
                     pawns[ci][f as usize] |= 1 << r;
+                    material.pawn_files[ci] |= 1 << f;
                 } else if role == Role::Bishop {
                     material.bishop_squares[ci] |= 1 << ((f + r) % 2);
                 }
@@ -459,6 +463,10 @@ struct Material {
     count: [[u16; 9]; 2],
     /// On 2D boards, by color: bit `(file + rank) % 2` set for each color of square a bishop stands on.
     bishop_squares: [u8; 2],
+    /// On 2D boards, by color: bit `file` set for each file a pawn stands on.
+    pawn_files: [u16; 2],
+    /// On 2D boards, the (file, rank) of each color's king.
+    kings: [(u8, u8); 2],
 }
 
 impl Material {
@@ -506,6 +514,9 @@ enum Known {
 ///   a lone king (0); a lead of at most a bishop's value in pieces (0 with less than a rook's value, else
 ///   a quarter: rook against minor, rook and minor against rook). On 5³, two rooks or two bishops against
 ///   a lone king win from under 1% of the positions: an eighth.
+/// - **The wrong bishop** on 8×8: a bishop and pawns all on one rook's file against a lone king that stands
+///   on or next to the pawns' promotion square, which the bishop does not see (it is of the other color): a
+///   draw (0), as every endgame book has it.
 /// - **KBNK** on 8×8: the mating pattern, [`kbnk`].
 fn known(t: &Tables, m: &Material) -> Known {
     const WHOLE: [i32; 2] = [SCALE_WHOLE; 2];
@@ -519,6 +530,9 @@ fn known(t: &Tables, m: &Material) -> Known {
     for (ci, s) in scale.iter_mut().enumerate() {
         let weak = 1 - ci;
         if m.pawns(ci) > 0 {
+            if chess && wrong_bishop(m, ci) {
+                *s = 0;
+            }
             continue;
         }
         let bare = m.pieces(weak) == 0 && m.pawns(weak) == 0;
@@ -565,6 +579,25 @@ fn known(t: &Tables, m: &Material) -> Known {
         }
     }
     Known::Scale(scale)
+}
+
+/// Whether `ci`'s bishop and rook's-file pawns against a lone king are the wrong bishop's draw (see
+/// [`known`]); on 8×8.
+fn wrong_bishop(m: &Material, ci: usize) -> bool {
+    let weak = 1 - ci;
+    let file: u8 = match m.pawn_files[ci] {
+        0b1 => 0,
+        0b1000_0000 => 7,
+        _ => return false,
+    };
+    let rank: u8 = if ci == 0 { 7 } else { 0 };
+    let (kf, kr) = m.kings[weak];
+    m.pieces(weak) == 0
+        && m.pawns(weak) == 0
+        && m.is(ci, &[(Role::Bishop, 1), (Role::YPawn, m.pawns(ci))])
+        && m.bishop_squares[ci] & (1 << ((file + rank) % 2)) == 0
+        && kf.abs_diff(file) <= 1
+        && kr.abs_diff(rank) <= 1
 }
 
 /// King, bishop and knight against a lone king, from the stronger side's point of view: a won ending

@@ -1,7 +1,8 @@
 //! Endgame knowledge of the evaluation, judged by an exact oracle: the endgame tables of
 //! tesseract-tablebase (retrograde analysis, a code base the engine shares nothing with but the rules).
 //!
-//! - Dead positions score 0 and the engine says so (`score cp 0`), on 8×8 and on 5⁴.
+//! - Dead positions score 0 and the engine says so (`score cp 0`), on 8×8 and on 5⁴; so does the wrong
+//!   bishop's draw.
 //! - KBNK: from 40 seeded positions that are long wins (White to move, mate in 21 or more moves with best
 //!   play, the bishop on light squares in half of them, dark in the other half), the engine at 20,000 nodes
 //!   a move mates the table's longest defence every time, before the fifty-move rule. The table is
@@ -87,6 +88,28 @@ fn dead_material_scores_zero() {
     assert!(evaluate_white(&tesseract("K2Q1")) > 1000);
     // A unicorn pair is not known: its table is not computed on 5⁴.
     assert!(evaluate_white(&tesseract("KUU2")) > 500);
+}
+
+#[test]
+fn the_wrong_bishop_is_a_draw() {
+    // The a-pawn promotes on a8, a light square: the dark-squared bishop on c1 never controls it, and the
+    // black king on a8 or b7 holds the draw.
+    for drawn in ["k7/8/8/8/8/8/P7/2B1K3 w - - 0 1", "8/1k6/8/8/P7/P7/8/2B1K3 b - - 0 1"] {
+        assert_eq!(evaluate_white(&fen(drawn)), 0, "{drawn}");
+    }
+    // Black's h-pawn promotes on h1, light: a dark-squared bishop, the white king on g2.
+    assert_eq!(evaluate_white(&fen("4k3/8/8/2b5/8/7p/6K1/8 w - - 0 1")), 0);
+    // Not the draw: the right bishop (b1, light), the king too far (e5), a pawn on another file, a knight.
+    for won in [
+        "k7/8/8/8/8/8/P7/1B2K3 w - - 0 1",
+        "8/8/8/4k3/8/8/P7/2B1K3 w - - 0 1",
+        "k7/8/8/8/8/8/PP6/2B1K3 w - - 0 1",
+        "k7/8/8/8/8/8/P7/2B1KN2 w - - 0 1",
+    ] {
+        assert!(evaluate_white(&fen(won)) > 300, "{won}");
+    }
+    // The engine agrees: nothing better than a draw.
+    assert_eq!(score(&fen("k7/8/8/8/8/8/P7/2B1K3 w - - 0 1")), Score::Cp(0));
 }
 
 #[test]
