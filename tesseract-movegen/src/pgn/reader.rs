@@ -827,8 +827,17 @@ impl<'a> Parser<'a> {
         let mut termination = None;
         // As the full read: a text of comments and NAGs alone, without tags, moves or result, is no game.
         let mut any = tags;
-        while let Some(t) = self.next() {
-            let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
+        loop {
+            // Move numbers and moves straight from the lexer, as the full read takes them.
+            let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
+            let (tok, line) = match plain {
+                Some(Plain::Number) => continue,
+                Some(Plain::Symbol(s, line)) => (Tok::Symbol(s), line),
+                None => match self.next() {
+                    Some(t) => t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?,
+                    None => break,
+                },
+            };
             let unexpected = match tok {
                 Tok::Open => {
                     depth += 1;
