@@ -149,7 +149,8 @@ fn a_dead_position_scores_a_draw() {
     let out = bestmove(&["--fen", fen, "--depth", "4"]);
     check_contract(&out, &Position::from_fen(fen).unwrap());
     let text = stdout(&out);
-    assert!(text.lines().filter(|l| l.starts_with("info")).all(|l| l.contains(" score cp 0 ")), "{text}");
+    let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info")).collect();
+    assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" score cp 0 ")), "{text}");
 }
 
 /// The score of the last `info` line, in centipawns (`None` for a mate score).

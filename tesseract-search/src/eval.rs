@@ -22,9 +22,10 @@
 //!    axes the term is left out: in 4D, with two kinds of pawn moving along different axes, "passed" has
 //!    no settled meaning yet, and it was not measured on Raumschach.
 //!
-//! 7. **Endgame knowledge** from the material alone (`known`): dead positions score 0, the side ahead is
-//!    scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating pattern
-//!    (`kbnk`). The facts of the 5³ and 5⁴ boards are those of tesseract-tablebase's tables.
+//!
+//! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
+//! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
+//! pattern instead (`kbnk`). The facts of the 5³ and 5⁴ boards are those of tesseract-tablebase's tables.
 //!
 //! The side to move gets a small tempo bonus. [`evaluate_white`] gives the score from White's point of
 //! view; it is exactly antisymmetric under the point reflection σ that swaps the colors
@@ -509,11 +510,14 @@ enum Known {
 ///   or bishop between them, or bishops all on squares of one color: RULES.md §2, the game's automatic
 ///   draw); on the 5³ and 5⁴ boards those the endgame tables prove have no checkmate at all (a lone rook,
 ///   bishop, knight, unicorn or dragon against a lone king; on 5⁴ also two rooks, bishops, knights or
-///   dragons; on 5³ two unicorns or two knights, whose only mates are in one move walked into).
-/// - **Cannot win**, scaled toward zero for the side ahead, on 8×8: without pawns, two knights against
-///   a lone king (0); a lead of at most a bishop's value in pieces (0 with less than a rook's value, else
-///   a quarter: rook against minor, rook and minor against rook). On 5³, two rooks or two bishops against
-///   a lone king win from under 1% of the positions: an eighth.
+///   dragons; on 5³ two unicorns), and on 5³ two knights against a lone king, whose only mates are in one
+///   move walked into: no forced win.
+/// - **Cannot win**, scaled toward zero for the side ahead when it has no pawns (the other side may have
+///   some), on 8×8: two knights against a lone king (0); a lead of at most a bishop's value in pieces (0
+///   with less than a rook's value, as a minor piece against pawns; else a quarter: rook against minor,
+///   rook and minor against rook). On 5³, two rooks or two bishops against a lone king win from under 1%
+///   of the positions: an eighth. A side with pawns is not scaled (but for the wrong bishop), and neither
+///   is anything on other boards or with pawns on 5³ and 5⁴.
 /// - **The wrong bishop** on 8×8: a bishop and pawns all on one rook's file against a lone king that stands
 ///   on or next to the pawns' promotion square, which the bishop does not see (it is of the other color): a
 ///   draw (0), as every endgame book has it.
@@ -620,9 +624,10 @@ fn kbnk(t: &Tables, kings: [usize; 2], strong: usize, bishop_squares: u8) -> i32
     KBNK_BASE + KBNK_CORNER * (last - to_corner) - KBNK_EDGE * to_edge - KBNK_CLOSE * kings_apart
 }
 
-/// [`kbnk`]'s weights: the base (a bishop and a knight and some), per step of the lone king nearer the
+/// [`kbnk`]'s weights: the base (about a bishop and a knight: with the terms, 4 to 8.7 pawns, no more than
+/// the same pieces with a pawn besides mostly score, so that giving the pawn away gains little), per step of the lone king nearer the
 /// right corner, per step off the edge, per step between the kings.
-const KBNK_BASE: i32 = 900;
+const KBNK_BASE: i32 = 600;
 const KBNK_CORNER: i32 = 40;
 const KBNK_EDGE: i32 = 30;
 const KBNK_CLOSE: i32 = 15;

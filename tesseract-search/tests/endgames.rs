@@ -1,13 +1,14 @@
 //! Endgame knowledge of the evaluation, judged by an exact oracle: the endgame tables of
 //! tesseract-tablebase (retrograde analysis, a code base the engine shares nothing with but the rules).
 //!
-//! - Dead positions score 0 and the engine says so (`score cp 0`), on 8×8 and on 5⁴; so does the wrong
-//!   bishop's draw.
+//! - Dead positions score 0 (on 8×8, 5³ and 5⁴) and the engine says so on 8×8 (`score cp 0`; on 5⁴,
+//!   `tests/search.rs`); so does the wrong bishop's draw; the side that cannot win is scaled toward 0.
 //! - KBNK: from 40 seeded positions that are long wins (White to move, mate in 21 or more moves with best
 //!   play, the bishop on light squares in half of them, dark in the other half), the engine at 20,000 nodes
 //!   a move mates the table's longest defence every time, before the fifty-move rule. The table is
 //!   generated in the test (about 4 s optimised), so the test is `#[ignore]`d, run by the optimised pass of
-//!   scripts/test.sh: `cargo test --release -p tesseract-search --test endgames -- --include-ignored`.
+//!   scripts/test.sh (`-- --ignored`); alone: `cargo test --release -p tesseract-search --test endgames --
+//!   --include-ignored`.
 
 use std::sync::Arc;
 
@@ -51,6 +52,29 @@ fn tesseract(first_row: &str) -> Position {
     fen(&format!("{} w - - 0 1", slices.join("///")))
 }
 
+/// A 5³ position, White to move: `first_row` is the row x = 1..5 of y = z = 1, the black king on the far
+/// corner (5,5,5).
+fn raumschach(first_row: &str) -> Position {
+    // Slices from z = 5 down to 1 ("//"), rows y = 5 down to 1 ("/").
+    let slices: Vec<String> = (0..5)
+        .map(|z| {
+            let rows: Vec<&str> = (0..5)
+                .map(|y| {
+                    if z == 0 && y == 0 {
+                        "4k"
+                    } else if z == 4 && y == 4 {
+                        first_row
+                    } else {
+                        "5"
+                    }
+                })
+                .collect();
+            rows.join("/")
+        })
+        .collect();
+    fen(&format!("{} w - - 0 1", slices.join("//")))
+}
+
 /// The engine's score of a position at a small fixed budget.
 fn score(pos: &Position) -> Score {
     let limits = Limits { nodes: Some(20_000), ..Limits::default() };
@@ -71,10 +95,15 @@ fn dead_material_scores_zero() {
         assert_eq!(evaluate_white(&pos), 0, "{dead}");
         assert_eq!(score(&pos), Score::Cp(0), "{dead}");
     }
-    // Two knights cannot force mate; a lone rook against a minor piece, nor mostly.
+    // Two knights cannot force mate; a rook against a minor piece, nor mostly (a quarter of the score); a
+    // minor piece against pawns, never (the white king stands in the knight's check here: White to move).
     assert_eq!(evaluate_white(&fen("8/8/8/3k4/8/8/8/1N2KN2 w - - 0 1")), 0);
     let rook_v_knight = evaluate_white(&fen("8/8/8/3k4/8/5n2/8/R3K3 w - - 0 1"));
     assert!((0..60).contains(&rook_v_knight), "{rook_v_knight}");
+    assert_eq!(evaluate_white(&fen("8/6p1/8/3k4/8/8/8/2B1K3 w - - 0 1")), 0);
+    assert_eq!(evaluate_white(&fen("8/8/8/3k4/8/5n2/8/1B2K3 w - - 0 1")), 0);
+    // A queen against a rook is not scaled.
+    assert!(evaluate_white(&fen("8/8/8/3k4/8/5r2/8/Q3K3 w - - 0 1")) > 250);
     // Not dead: bishops on both colors, bishop and knight, a pawn.
     for alive in
         ["8/8/8/3k4/8/8/8/BB2K3 w - - 0 1", "8/8/8/3k4/8/8/8/BN2K3 w - - 0 1", "8/8/8/3k4/8/8/P7/B3K3 w - - 0 1"]
@@ -88,6 +117,13 @@ fn dead_material_scores_zero() {
     assert!(evaluate_white(&tesseract("K2Q1")) > 1000);
     // A unicorn pair is not known: its table is not computed on 5⁴.
     assert!(evaluate_white(&tesseract("KUU2")) > 500);
+    // 5³: a lone unicorn, two unicorns and two knights score 0; two rooks an eighth; a queen in full.
+    assert_eq!(evaluate_white(&raumschach("K3U")), 0);
+    assert_eq!(evaluate_white(&raumschach("KUU2")), 0);
+    assert_eq!(evaluate_white(&raumschach("KNN2")), 0);
+    let rooks = evaluate_white(&raumschach("KRR2"));
+    assert!(rooks > 0 && rooks < 200, "{rooks}");
+    assert!(evaluate_white(&raumschach("K2Q1")) > 1000);
 }
 
 #[test]
@@ -115,9 +151,13 @@ fn the_wrong_bishop_is_a_draw() {
 #[test]
 fn dead_material_is_antisymmetric() {
     use tesseract_board::CastlingMode;
-    for text in
-        ["8/8/8/3k4/8/5n2/8/R3K3 w - - 0 1", "8/8/8/3k4/8/8/8/BN2K3 b - - 0 1", "8/8/8/3k4/8/8/8/1N2KN2 w - - 0 1"]
-    {
+    for text in [
+        "8/8/8/3k4/8/5n2/8/R3K3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/BN2K3 b - - 0 1",
+        "8/8/8/3k4/8/8/8/1N2KN2 w - - 0 1",
+        "k7/8/8/8/8/8/P7/1B2K3 b - - 0 1",
+        "8/6p1/8/3k4/8/8/8/2B1K3 w - - 0 1",
+    ] {
         let pos = fen(text);
         let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
         assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos), "{text}");
@@ -219,7 +259,10 @@ fn kbnk_run(seed: u64, count: usize, nodes: u64) -> (Vec<String>, u32) {
     let mut extra = 0;
     for (pos, best) in &starts {
         match convert(&tables, pos, nodes) {
-            Some(moves) => extra += moves - best,
+            Some(moves) => {
+                assert!(moves >= *best, "mated sooner than the table's best play: {}", pos.fen());
+                extra += moves - best;
+            }
             None => failed.push(pos.fen()),
         }
     }
