@@ -152,6 +152,7 @@ pub mod thinker;
 mod tier;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod words;
 
 pub use game::{Game, GameRecord, ParsePlayerError, Player, RecordError};
