@@ -1,6 +1,6 @@
 //! Checked play: legality, resolving text moves, playing untrusted moves, game outcomes.
 
-use tesseract_board::{Cell, Color, Move, Position, Role, TextMove, TextMoveError, Undo};
+use tesseract_board::{Cell, Color, Move, Position, Role, TextMove, TextMoveError, Undo, mailbox};
 
 use crate::fast::{count, legal_moves};
 
@@ -299,8 +299,10 @@ impl Legal for Position {
         let mut minors = 0;
         let mut knights = 0;
         let mut bishop_colors = [false; 2];
-        for (cell, piece) in self.pieces() {
-            match piece.role {
+        // From the piece lists, not the board's cells: the search asks this at its nodes.
+        let (mb, to_cell) = (self.mailbox(), g.padded_to_cell_table());
+        for &p in self.piece_list(Color::White).iter().chain(self.piece_list(Color::Black)) {
+            match mailbox::role(mb[usize::from(p)]) {
                 Role::King => {}
                 Role::Knight => {
                     minors += 1;
@@ -308,7 +310,7 @@ impl Legal for Position {
                 }
                 Role::Bishop => {
                     minors += 1;
-                    let c = g.coords(cell);
+                    let c = g.coords(Cell::new(to_cell[usize::from(p)]));
                     bishop_colors[usize::from((c[0] + c[1]) % 2)] = true;
                 }
                 _ => return false,

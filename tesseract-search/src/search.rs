@@ -846,43 +846,13 @@ impl Worker<'_> {
     }
 
     /// Whether the current position is dead by the rules, the game drawn: kings alone, or on 8×8 a lone
-    /// minor piece or bishops on squares of one color (`Legal::is_insufficient_material`), asked with at
-    /// most four pieces on the board (more bishops of one square color alone are rare; the evaluation
-    /// scores them 0). Read from the piece lists, not the board's cells: it is asked at every node.
+    /// minor piece or bishops on squares of one color (`Legal::is_insufficient_material`, which reads
+    /// the piece lists), asked with at most four pieces on the board (more bishops of one square color
+    /// alone are rare; the evaluation scores them 0).
     #[inline]
     fn is_dead(&self) -> bool {
-        let pos = &self.pos;
-        let (white, black) = (pos.piece_list(Color::White), pos.piece_list(Color::Black));
-        let pieces = white.len() + black.len();
-        if pieces == 2 {
-            return true;
-        }
-        let g = pos.geometry();
-        if pieces > 4 || g.dims() != 2 || g.side() != 8 {
-            return false;
-        }
-        let (mb, to_cell) = (pos.mailbox(), g.padded_to_cell_table());
-        let (mut minors, mut knights, mut square_colors) = (0, 0, 0u8);
-        let mut dead = true;
-        for &p in white.iter().chain(black) {
-            match mailbox::role(mb[p as usize]) {
-                Role::King => {}
-                Role::Knight => {
-                    minors += 1;
-                    knights += 1;
-                }
-                Role::Bishop => {
-                    minors += 1;
-                    // 8×8 cells are numbered file first from a1: the square's color is (file + rank) % 2.
-                    let cell = to_cell[p as usize];
-                    square_colors |= 1 << ((cell % 8 + cell / 8) % 2);
-                }
-                _ => dead = false,
-            }
-        }
-        let dead = dead && (minors <= 1 || knights == 0 && square_colors.count_ones() == 1);
-        debug_assert_eq!(dead, pos.is_insufficient_material(), "{}", pos.fen());
-        dead
+        let pieces = self.pos.piece_list(Color::White).len() + self.pos.piece_list(Color::Black).len();
+        pieces == 2 || pieces <= 4 && self.pos.is_insufficient_material()
     }
 
     /// Whether the current position repeats one since the last irreversible move.

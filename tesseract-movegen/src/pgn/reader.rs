@@ -645,6 +645,20 @@ impl<'a> Parser<'a> {
         self.peeked.as_ref()
     }
 
+    /// The next token of movetext and its line, move numbers read past: moves straight from the lexer
+    /// (nearly all of a movetext), anything else as a token; `None` at the end of the text.
+    #[inline]
+    fn movetext_token(&mut self) -> Option<Lexed<'a>> {
+        loop {
+            let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
+            return match plain {
+                Some(Plain::Number) => continue,
+                Some(Plain::Symbol(s, line)) => Some(Ok((Tok::Symbol(s), line))),
+                None => self.next(),
+            };
+        }
+    }
+
     /// Skips the rest of a game that failed: up to its result outside variations, or the end of its text.
     fn skip_game(&mut self) {
         let mut depth = 0usize;
@@ -743,17 +757,8 @@ impl<'a> Parser<'a> {
         let mut termination = None;
         let mut any = tags;
         let mut plies = 0;
-        loop {
-            // Move numbers and moves, nearly all of the movetext, straight from the lexer; the rest as tokens.
-            let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
-            let (tok, line) = match plain {
-                Some(Plain::Number) => continue,
-                Some(Plain::Symbol(s, line)) => (Tok::Symbol(s), line),
-                None => match self.next() {
-                    Some(t) => t.map_err(|e| err(e.1, Some(plies + 1), e.0))?,
-                    None => break,
-                },
-            };
+        while let Some(t) = self.movetext_token() {
+            let (tok, line) = t.map_err(|e| err(e.1, Some(plies + 1), e.0))?;
             let ply = Some(plies + 1);
             match tok {
                 Tok::Symbol(s) => {
@@ -827,17 +832,8 @@ impl<'a> Parser<'a> {
         let mut termination = None;
         // As the full read: a text of comments and NAGs alone, without tags, moves or result, is no game.
         let mut any = tags;
-        loop {
-            // Move numbers and moves straight from the lexer, as the full read takes them.
-            let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
-            let (tok, line) = match plain {
-                Some(Plain::Number) => continue,
-                Some(Plain::Symbol(s, line)) => (Tok::Symbol(s), line),
-                None => match self.next() {
-                    Some(t) => t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?,
-                    None => break,
-                },
-            };
+        while let Some(t) = self.movetext_token() {
+            let (tok, line) = t.map_err(|e| PgnError { game: number, line: e.1, ply: None, kind: e.0 })?;
             let unexpected = match tok {
                 Tok::Open => {
                     depth += 1;
