@@ -7,7 +7,8 @@
 //! cargo run --release -p tesseract-search --example tune -- --start standard --games 300 --nodes 400 --seed 1
 //! ```
 //!
-//! Samples are quiet positions (neither reached by a capture nor left by one) after the first `--skip`
+//! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
+//! after the first `--skip`
 //! plies, one every `--every` plies, with pawns on both sides and no check (`tune::Sample::of`).
 //!
 //! The output: the games' results, the samples, then for each tuned role its value before and after, the
@@ -24,7 +25,7 @@ use tesseract_search::tune::{Sample, error, fit_scale, tune_values};
 #[derive(Parser, Debug)]
 #[command(about = "Fits the piece values to the results of seeded engine games (Texel tuning)")]
 struct Args {
-    /// The start of the games: a start name (standard, light, dense, classic, chess960:N).
+    /// The start of the games: a start name (standard, light, dense, raumschach, classic, chess960:N).
     #[arg(long, default_value = "standard")]
     start: String,
     /// Games to play.
@@ -45,8 +46,8 @@ struct Args {
     /// A game still on after this many plies ends as a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
-    /// The fit's step, in centipawns.
-    #[arg(long, default_value_t = 5)]
+    /// The fit's step, in centipawns (1 to 100).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=100))]
     step: i32,
     /// The fit's passes over the roles, at most.
     #[arg(long, default_value_t = 30)]
@@ -101,6 +102,10 @@ fn main() {
         results[2],
         samples.len()
     );
+    if samples.is_empty() {
+        eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
+        std::process::exit(1);
+    }
     let values: [i32; 9] = std::array::from_fn(|i| piece_value(dims, Role::ALL[i]));
     let roles: Vec<Role> =
         Role::ALL.into_iter().filter(|r| r.exists_in(dims) && *r != Role::King && !r.is_pawn()).collect();

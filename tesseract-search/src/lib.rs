@@ -124,6 +124,12 @@
 //! # let _ = EndReason::ALL;
 //! ```
 //!
+//! # Tuning
+//!
+//! [`tune`] fits the piece values to the results of played games (Texel tuning): samples of quiet
+//! positions with their games' results, the evaluation's scale and the values fitted to them. The `tune`
+//! example plays the seeded games and prints the fit; the engine's values change by hand, after a match.
+//!
 //! # Words for people
 //!
 //! [`describe`] says a score as a player reads it, naming the side that stands better:
