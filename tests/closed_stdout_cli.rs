@@ -1,7 +1,9 @@
 //! Every example whose reader goes away (`example | head -1`) ends quietly with exit code 141 (128 +
 //! SIGPIPE, as a shell reports a Unix tool killed by SIGPIPE; `examples/common/out.rs`): no panic
 //! ("failed printing to stdout: Broken pipe", exit code 101 and a backtrace, as `println!` did), no error
-//! on stderr, and no thread of `match` panicking either.
+//! on stderr, and no thread of `match` panicking either. The same holds for the examples of the member
+//! crates (tesseract-search's `tune` and `bench`, tesseract-movegen's `speed`, tesseract-relay's
+//! `relay_load`, the benchmarks' `pgn_shakmaty`).
 
 mod common;
 
@@ -50,6 +52,24 @@ fn every_example_ends_quietly_when_nobody_reads_its_output() {
         let out = common::run_with_closed_stdout(name, &args, stdin.as_bytes());
         assert_quiet(&format!("{name} {args:?}"), &out);
     }
+}
+
+#[test]
+fn the_member_crates_examples_end_quietly_too() {
+    let pgn = std::env::temp_dir().join(format!("tesseract-closed-stdout-{}.pgn", std::process::id()));
+    std::fs::write(&pgn, "[Event \"?\"]\n\n1. e4 e5 2. Nf3 1-0\n").expect("a temporary PGN file");
+    let cases: Vec<(&str, &str, Vec<&str>)> = vec![
+        ("tesseract-search", "tune", vec!["--start", "classic", "--games", "1", "--nodes", "20", "--max-plies", "12"]),
+        ("tesseract-search", "bench", vec![]),
+        ("tesseract-movegen", "speed", vec!["classic", "1", "1"]),
+        ("tesseract-relay", "relay_load", vec!["--matches", "1", "--frames", "2"]),
+        ("tesseract-benches", "pgn_shakmaty", vec![pgn.to_str().expect("a UTF-8 temporary path")]),
+    ];
+    for (package, name, args) in cases {
+        let out = common::run_program_with_closed_stdout(&common::member_example(package, name), &args, b"");
+        assert_quiet(&format!("{package} {name} {args:?}"), &out);
+    }
+    let _ = std::fs::remove_file(&pgn);
 }
 
 #[test]

@@ -8,11 +8,21 @@
 //!
 //! Prints `errors N` (games with a move that is not legal) and last `games N` (the games read whole).
 
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use pgn_reader::{Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Position as _};
+
+/// `println!` that ends the program through [`fail`] when standard output is closed, never with a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            fail(&e)
+        }
+    };
+}
 
 struct Moves;
 
@@ -73,7 +83,18 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("errors {errors}");
-    println!("games {games}");
+    say!("errors {errors}");
+    say!("games {games}");
     ExitCode::SUCCESS
+}
+
+/// Ends the program after a failed write to standard output: at once and quietly with exit code 141 when
+/// the reader went away (`| head -1`; 128 + SIGPIPE, as a shell reports a Unix tool killed by SIGPIPE),
+/// otherwise with a line on stderr and exit code 1.
+fn fail(error: &std::io::Error) -> ! {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    eprintln!("pgn_shakmaty: cannot write the output: {error}");
+    std::process::exit(1);
 }

@@ -16,11 +16,33 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
+
+/// `println!` inside [`run`]: a failed write ends the run with an error (after which the relays it started
+/// are stopped), never with a panic; see [`output_error`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(output_error)?
+    };
+}
+
+/// Raised when standard output's reader went away (`relay_load | head -1`).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// The run's error after a failed write to standard output; a reader gone away is remembered, so that the
+/// program ends quietly with exit code 141 (128 + SIGPIPE, as a shell reports a Unix tool killed by
+/// SIGPIPE) instead of the error's line and exit code 1.
+fn output_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+    format!("cannot write the output: {error}")
+}
 
 /// Load test of tesseract-relay on loopback.
 #[derive(Parser, Debug)]
@@ -101,8 +123,10 @@ async fn serve_relay(redis: Option<String>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("relay listening on http://{}/", relay.local_addr());
-    let _ = std::io::stdout().flush();
+    // The parent reads this line; it is gone only when the parent is.
+    if writeln!(std::io::stdout(), "relay listening on http://{}/", relay.local_addr()).is_err() {
+        return ExitCode::FAILURE;
+    }
     match relay.serve(std::future::pending()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -207,9 +231,12 @@ async fn run(args: Args) -> Result<(), String> {
         Some(url) => format!("Redis pub/sub at {url}"),
         None => "in-process channel".to_string(),
     };
-    println!(
+    say!(
         "relay_load: {} matches x {} frames of {} bytes (ping-pong), {} relay process(es), {mode}",
-        args.matches, args.frames, args.size, args.relays
+        args.matches,
+        args.frames,
+        args.size,
+        args.relays
     );
     let before: Vec<u64> = relays.iter().map(|r| rss(r.addr)).collect();
 
@@ -241,7 +268,7 @@ async fn run(args: Args) -> Result<(), String> {
     for pair in pairs {
         connected.push(pair.await.map_err(|e| e.to_string())??);
     }
-    println!("connected {} clients in {:.2} s", 2 * args.matches, start.elapsed().as_secs_f64());
+    say!("connected {} clients in {:.2} s", 2 * args.matches, start.elapsed().as_secs_f64());
 
     let cpu_before: Vec<Option<f64>> = relays.iter().map(|r| cpu_seconds(r.child.id())).collect();
     let start = Instant::now();
@@ -257,12 +284,12 @@ async fn run(args: Args) -> Result<(), String> {
     let elapsed = start.elapsed();
     let total = u64::from(args.matches) * u64::from(args.frames);
     rtts.sort();
-    println!(
+    say!(
         "forwarded {total} frames in {:.2} s: {:.0} frames/s",
         elapsed.as_secs_f64(),
         total as f64 / elapsed.as_secs_f64()
     );
-    println!(
+    say!(
         "round trip (two frames) p50 {:.2} ms, p99 {:.2} ms, over {} round trips",
         percentile(&rtts, 0.50).as_secs_f64() * 1e3,
         percentile(&rtts, 0.99).as_secs_f64() * 1e3,
@@ -270,7 +297,7 @@ async fn run(args: Args) -> Result<(), String> {
     );
     for (i, (relay, before)) in relays.iter().zip(&cpu_before).enumerate() {
         if let (Some(before), Some(now)) = (before, cpu_seconds(relay.child.id())) {
-            println!("relay {i} cpu during the exchange: {:.2} s", now - before);
+            say!("relay {i} cpu during the exchange: {:.2} s", now - before);
         }
     }
     let during: Vec<u64> = relays.iter().map(|r| rss(r.addr)).collect();
@@ -282,7 +309,7 @@ async fn run(args: Args) -> Result<(), String> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after: Vec<u64> = relays.iter().map(|r| rss(r.addr)).collect();
     for (i, ((b, d), a)) in before.iter().zip(&during).zip(&after).enumerate() {
-        println!(
+        say!(
             "relay {i} rss: {} before, {} with {} connections open after the exchange, {} after they closed",
             mib(*b),
             mib(*d),
@@ -302,6 +329,7 @@ fn main() -> ExitCode {
     let limit = Duration::from_secs(args.timeout);
     match runtime.block_on(async { tokio::time::timeout(limit, run(args)).await }) {
         Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(_)) if STDOUT_CLOSED.load(Ordering::Relaxed) => ExitCode::from(141),
         Ok(Err(e)) => {
             eprintln!("relay_load: {e}");
             ExitCode::FAILURE

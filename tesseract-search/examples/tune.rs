@@ -15,6 +15,9 @@
 //! scale and the error before and after, and the values as a Rust array by `Role::index`. The same
 //! arguments give the same output on every machine (the playouts are seeded and node-bounded).
 
+use std::io::{self, Write};
+use std::process::ExitCode;
+
 use clap::Parser;
 use tesseract_board::{Role, start};
 use tesseract_movegen::Legal;
@@ -59,13 +62,27 @@ fn pieces(pos: &tesseract_board::Position) -> usize {
     pos.piece_list(tesseract_board::Color::White).len() + pos.piece_list(tesseract_board::Color::Black).len()
 }
 
-fn main() {
+/// Runs the example, writing to standard output; a reader that goes away (`tune | head -1`) ends it
+/// quietly with exit code 141 (128 + SIGPIPE, as a shell reports a Unix tool killed by SIGPIPE), any
+/// other failure to write with a line on stderr and exit code 1.
+fn main() -> ExitCode {
     let args = Args::parse();
+    match run(&args, &mut io::stdout().lock()) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(141),
+        Err(e) => {
+            eprintln!("tune: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
     let start = match start::by_name(&args.start) {
         Ok(pos) => pos,
         Err(e) => {
             eprintln!("tune: --start {}: {e}", args.start);
-            std::process::exit(2);
+            return Ok(ExitCode::from(2));
         }
     };
     let dims = start.geometry().dims();
@@ -94,17 +111,18 @@ fn main() {
             (pos, captured) = (next, captures);
         }
     }
-    println!(
+    writeln!(
+        out,
         "games {} (white wins {}, draws {}, black wins {}), samples {}",
         args.games,
         results[0],
         results[1],
         results[2],
         samples.len()
-    );
+    )?;
     if samples.is_empty() {
         eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
-        std::process::exit(1);
+        return Ok(ExitCode::FAILURE);
     }
     let values: [i32; 9] = std::array::from_fn(|i| piece_value(dims, Role::ALL[i]));
     let roles: Vec<Role> =
@@ -113,11 +131,13 @@ fn main() {
     let before = error(&samples, &values, before_scale);
     let fit = tune_values(&samples, values, &roles, args.step, args.passes);
     for role in &roles {
-        println!("{:?} {} -> {}", role, values[role.index()], fit.values[role.index()]);
+        writeln!(out, "{:?} {} -> {}", role, values[role.index()], fit.values[role.index()])?;
     }
-    println!(
+    writeln!(
+        out,
         "scale {before_scale:.3} -> {:.3}, error {before:.6} -> {:.6}, passes {}",
         fit.scale, fit.error, fit.passes
-    );
-    println!("values {:?}", fit.values);
+    )?;
+    writeln!(out, "values {:?}", fit.values)?;
+    Ok(ExitCode::SUCCESS)
 }

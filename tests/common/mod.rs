@@ -16,6 +16,15 @@ use std::process::{Command, Output, Stdio};
 /// # Panics
 /// When the example cannot be built.
 pub fn example(name: &str) -> PathBuf {
+    member_example("tesseract-chess", name)
+}
+
+/// [`example`] for an example of the workspace member `package` (`tesseract-search`'s `tune`, say):
+/// `cargo test --workspace` builds every member's examples into the same folder.
+///
+/// # Panics
+/// When the example cannot be built.
+pub fn member_example(package: &str, name: &str) -> PathBuf {
     let mut dir = std::env::current_exe().expect("the test binary's path");
     dir.pop();
     if dir.ends_with("deps") {
@@ -25,13 +34,21 @@ pub fn example(name: &str) -> PathBuf {
     if !path.exists() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
-        build.current_dir(env!("CARGO_MANIFEST_DIR")).args(["build", "--quiet", "--all-features", "--example", name]);
+        build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
+            "build",
+            "--quiet",
+            "--all-features",
+            "--package",
+            package,
+            "--example",
+            name,
+        ]);
         // target/debug is the dev profile; any other folder is named after its profile.
         if let Some(profile) = dir.file_name().and_then(|n| n.to_str()).filter(|&n| n != "debug") {
             build.args(["--profile", profile]);
         }
         let status = build.status().expect("cargo runs");
-        assert!(status.success() && path.exists(), "could not build the example {name}");
+        assert!(status.success() && path.exists(), "could not build the example {name} of {package}");
     }
     path
 }
@@ -81,9 +98,17 @@ pub fn run_within(command: Command, stdin: Vec<u8>, limit: std::time::Duration) 
 /// # Panics
 /// As [`run_within`].
 pub fn run_with_closed_stdout(name: &str, args: &[&str], stdin: &[u8]) -> Output {
+    run_program_with_closed_stdout(&example(name), args, stdin)
+}
+
+/// [`run_with_closed_stdout`] for any program.
+///
+/// # Panics
+/// As [`run_within`].
+pub fn run_program_with_closed_stdout(program: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
-    let mut command = Command::new(example(name));
+    let mut command = Command::new(program);
     command.args(args);
     run_within_to(command, writer.into(), stdin.to_vec(), std::time::Duration::from_secs(60))
 }
