@@ -1,29 +1,34 @@
-//! Texel tuning of the piece values (`tesseract_search::tune`): plays seeded games of the engine against
-//! itself at a node budget, samples their positions with the games' results, and fits the piece values of
-//! the start's board to the results. Prints the fit; the engine's values change only by hand, after a match
-//! shows the fitted ones play better.
+//! Texel tuning of the evaluation's weights (`tesseract_search::tune`): plays seeded games of the engine
+//! against itself at a node budget, samples their positions with the games' results, and fits the weights
+//! of the start's board to the results. Prints the fit; the engine's weights change only by hand, after a
+//! match shows the fitted ones play better.
 //!
 //! ```text
-//! cargo run --release -p tesseract-search --example tune -- --start standard --games 300 --nodes 400 --seed 1
+//! cargo run --release -p tesseract-search --example tune -- --start classic --games 300 --nodes 2000 --seed 1
 //! ```
 //!
-//! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
-//! after the first `--skip`
-//! plies, one every `--every` plies, with pawns on both sides and no check (`tune::Sample::of`).
+//! `--only value` fits the pieces' values alone (the names are `Weights::named`'s; a parameter is fitted
+//! when its name starts with one of the comma-separated prefixes), `--only value,mobility` the values and
+//! the mobility weights; without it, every weight that counts on the board.
 //!
-//! The output: the games' results, the samples, then for each tuned role its value before and after, the
-//! scale and the error before and after, and the values as a Rust array by `Role::index`. The same
-//! arguments give the same output on every machine (the playouts are seeded and node-bounded).
+//! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
+//! after the first `--skip` plies, one every `--every` plies, with pawns on both sides and no check
+//! (`tune::Sample::of`).
+//!
+//! The output: the games' results and the samples, the error of each pass, then each parameter that moved
+//! with its weight before and after, the scale and the error before and after, and the weights as Rust
+//! (`Weights`' fields). The same arguments give the same output on every machine (the playouts are seeded
+//! and node-bounded).
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use tesseract_board::{Role, start};
+use tesseract_board::start;
 use tesseract_movegen::Legal;
-use tesseract_search::eval::piece_value;
+use tesseract_search::eval::{Evaluator, Weights};
 use tesseract_search::playout::{GameResult, Playout, Policy, game_seed};
-use tesseract_search::tune::{Sample, error, fit_scale, tune_values};
+use tesseract_search::tune::{Sample, error, fit_scale, tune};
 
 #[derive(Parser, Debug)]
 #[command(about = "Fits the piece values to the results of seeded engine games (Texel tuning)")]
@@ -49,12 +54,17 @@ struct Args {
     /// A game still on after this many plies ends as a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
-    /// The fit's step, in centipawns (1 to 100).
+    /// The fit's step for the pieces' values, in centipawns (1 to 100); other weights move by 1.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=100))]
     step: i32,
-    /// The fit's passes over the roles, at most.
+    /// The fit's passes over the parameters, at most.
     #[arg(long, default_value_t = 30)]
     passes: usize,
+    /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
+    /// `centre`, `mobility`, `advance`, `attack`, `shelter`, `tempo`, `passed`, or a whole name such as
+    /// `mobility.Rook.eg`); all of them by default.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 /// The pieces on the board, kings included.
@@ -124,20 +134,34 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
         return Ok(ExitCode::FAILURE);
     }
-    let values: [i32; 9] = std::array::from_fn(|i| piece_value(dims, Role::ALL[i]));
-    let roles: Vec<Role> =
-        Role::ALL.into_iter().filter(|r| r.exists_in(dims) && *r != Role::King && !r.is_pawn()).collect();
-    let before_scale = fit_scale(&samples, &values);
-    let before = error(&samples, &values, before_scale);
-    let fit = tune_values(&samples, values, &roles, args.step, args.passes);
-    for role in &roles {
-        writeln!(out, "{:?} {} -> {}", role, values[role.index()], fit.values[role.index()])?;
+    let shape = start.shape();
+    let engine = Weights::of(dims);
+    let picked = |name: &str| args.only.is_empty() || args.only.iter().any(|p| name.starts_with(p.as_str()));
+    let mut names = engine.clone();
+    if !names.named(dims).iter().any(|(n, _)| picked(n)) {
+        eprintln!("tune: --only {}: no parameter of this board has such a name", args.only.join(","));
+        return Ok(ExitCode::from(2));
+    }
+    let before_scale = fit_scale(&samples, &Evaluator::new(shape, &engine));
+    let before = error(&samples, &Evaluator::new(shape, &engine), before_scale);
+    let mut lines = Vec::new();
+    let fit = tune(&samples, shape, engine.clone(), picked, args.step, args.passes, |pass, scale, e| {
+        lines.push(format!("pass {pass}: scale {scale:.3}, error {e:.6}"));
+    });
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    let (mut old, mut new) = (engine.clone(), fit.weights.clone());
+    for ((name, was), (_, now)) in old.named(dims).into_iter().zip(new.named(dims)) {
+        if was != now {
+            writeln!(out, "{name} {was} -> {now}")?;
+        }
     }
     writeln!(
         out,
         "scale {before_scale:.3} -> {:.3}, error {before:.6} -> {:.6}, passes {}",
         fit.scale, fit.error, fit.passes
     )?;
-    writeln!(out, "values {:?}", fit.values)?;
+    writeln!(out, "{:?}", fit.weights)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -87,43 +87,170 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// Middlegame and endgame weights of the positional terms, per role (indexed by [`Role::index`]).
-struct Weights {
-    /// Centrality weight per unit, (mg, eg).
-    centre: [(i32, i32); 9],
-    /// Mobility weight per reachable cell, (mg, eg).
-    mobility: [(i32, i32); 9],
-    /// Pawn advancement bonus by steps advanced (0 = on the start row), (mg, eg).
-    advance: [(i32, i32); 8],
+/// Every weight of the evaluation's terms: the integers the [module](self)'s six terms multiply by, for one
+/// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
+/// indexed by [`Role::index`]; a pair is (middlegame, endgame).
+///
+/// The engine evaluates with [`Weights::of`]; an [`Evaluator`] evaluates with any weights, which is how
+/// the tuner ([`crate::tune`]) tries others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Material, in centipawns (the king's is 0).
+    pub values: [i32; 9],
+    /// Centrality weight per unit.
+    pub centre: [(i32, i32); 9],
+    /// Mobility weight per reachable cell.
+    pub mobility: [(i32, i32); 9],
+    /// Pawn advancement bonus by steps advanced (0 = on the start row).
+    pub advance: [(i32, i32); 8],
     /// King-attack units per attacked cell of the enemy king's zone.
-    attack: [i32; 9],
-    /// Game phase weight.
-    phase: [i32; 9],
+    pub attack: [i32; 9],
+    /// Middlegame bonus for each own piece in the king's zone, counted up to [`SHELTER_CAP`] pieces.
+    pub shelter: i32,
+    /// The side to move's bonus.
+    pub tempo: i32,
+    /// Passed-pawn bonus by steps advanced from the start rank (2D boards only).
+    pub passed: [(i32, i32); 8],
+    /// Endgame bonus per cell of king distance to the cell in front of a passed pawn, times the pawn's
+    /// steps: the enemy king's distance counts for the pawn (the first), the own king's against (the
+    /// second). 2D boards only.
+    pub passed_king: (i32, i32),
 }
 
 const WEIGHTS_4D: Weights = Weights {
+    values: VALUES_4D,
     //        K         Q       R       B       N       U       D       Y       W
     centre: [(-6, 8), (1, 2), (2, 1), (3, 2), (5, 3), (3, 2), (3, 2), (2, 0), (2, 0)],
     mobility: [(0, 0), (1, 2), (3, 4), (2, 3), (3, 3), (2, 3), (3, 3), (0, 0), (0, 0)],
     advance: [(0, 0), (15, 30), (50, 110), (90, 160), (120, 200), (160, 260), (200, 320), (240, 380)],
     attack: [0, 4, 3, 2, 2, 2, 2, 0, 0],
-    phase: [0, 4, 2, 1, 1, 1, 1, 0, 0],
+    shelter: 6,
+    tempo: TEMPO,
+    passed: [(0, 0); 8],
+    passed_king: (0, 0),
 };
 
 const WEIGHTS_2D: Weights = Weights {
+    values: VALUES_2D,
     //        K         Q       R       B       N       U       D       P       -
     centre: [(-10, 10), (1, 3), (1, 1), (3, 2), (8, 4), (0, 0), (0, 0), (4, 0), (0, 0)],
     mobility: [(0, 0), (1, 2), (2, 4), (4, 4), (4, 4), (0, 0), (0, 0), (0, 0), (0, 0)],
     advance: [(0, 0), (5, 10), (10, 20), (20, 40), (40, 70), (70, 120), (90, 160), (110, 200)],
     attack: [0, 4, 3, 2, 2, 0, 0, 0, 0],
-    phase: [0, 4, 2, 1, 1, 1, 1, 0, 0],
+    shelter: 6,
+    tempo: TEMPO,
+    passed: [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)],
+    passed_king: (5, 2),
 };
 
-/// Bonus for each own piece in the king's zone (middlegame), counted up to [`SHELTER_CAP`] pieces.
-const SHELTER: i32 = 6;
-const SHELTER_CAP: i32 = 8;
-/// The side to move's bonus.
+/// Game phase weight by role: the phase is their sum over the board (at most 24 on 2D boards, 32 on
+/// others), 0 the endgame.
+const PHASE: [i32; 9] = [0, 4, 2, 1, 1, 1, 1, 0, 0];
+
+/// The most own pieces in the king's zone that earn [`Weights::shelter`].
+pub const SHELTER_CAP: i32 = 8;
+/// The side to move's bonus under the engine's weights.
 const TEMPO: i32 = 12;
+
+impl Weights {
+    /// The engine's weights on a board of `dims` axes.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::Role;
+    /// use tesseract_search::eval::Weights;
+    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 500);
+    /// ```
+    pub fn of(dims: usize) -> Weights {
+        if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
+    }
+
+    /// The weights that count on a board of `dims` axes, each named and mutable: the tuner's parameters.
+    /// Left out are those that multiply nothing there (roles absent from the board, the passed-pawn terms
+    /// off 2D boards, the king's mobility and material, the pawns' mobility and attack), the pawn's value
+    /// (the unit) and the advance of a pawn on its start row (the base of the others).
+    ///
+    /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
+    /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`.
+    pub fn named(&mut self, dims: usize) -> Vec<(String, &mut i32)> {
+        let exists = |i: usize| Role::ALL[i].exists_in(dims);
+        let moves = |i: usize| exists(i) && Role::ALL[i] != Role::King && !Role::ALL[i].is_pawn();
+        let name = |i: usize| format!("{:?}", Role::ALL[i]);
+        let mut out: Vec<(String, &mut i32)> = Vec::new();
+        for (i, v) in self.values.iter_mut().enumerate() {
+            if moves(i) {
+                out.push((format!("value.{}", name(i)), v));
+            }
+        }
+        for (i, (m, e)) in self.centre.iter_mut().enumerate() {
+            if exists(i) {
+                out.push((format!("centre.{}.mg", name(i)), m));
+                out.push((format!("centre.{}.eg", name(i)), e));
+            }
+        }
+        for (i, (m, e)) in self.mobility.iter_mut().enumerate() {
+            if moves(i) {
+                out.push((format!("mobility.{}.mg", name(i)), m));
+                out.push((format!("mobility.{}.eg", name(i)), e));
+            }
+        }
+        for (i, (m, e)) in self.advance.iter_mut().enumerate().skip(1) {
+            out.push((format!("advance.{i}.mg"), m));
+            out.push((format!("advance.{i}.eg"), e));
+        }
+        for (i, a) in self.attack.iter_mut().enumerate() {
+            if moves(i) {
+                out.push((format!("attack.{}", name(i)), a));
+            }
+        }
+        out.push(("shelter".to_string(), &mut self.shelter));
+        out.push(("tempo".to_string(), &mut self.tempo));
+        if dims == 2 {
+            for (i, (m, e)) in self.passed.iter_mut().enumerate() {
+                out.push((format!("passed.{i}.mg"), m));
+                out.push((format!("passed.{i}.eg"), e));
+            }
+            out.push(("passed_king.enemy".to_string(), &mut self.passed_king.0));
+            out.push(("passed_king.own".to_string(), &mut self.passed_king.1));
+        }
+        out
+    }
+}
+
+/// The evaluation under weights of the caller's, for one board shape: what [`evaluate_white`] computes
+/// with [`Weights::of`], computed with others (the tuner's trials).
+///
+/// # Examples
+/// ```
+/// use tesseract_board::Position;
+/// use tesseract_search::eval::{Evaluator, Weights, evaluate_white};
+/// let pos = Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1")?;
+/// let mut weights = Weights::of(2);
+/// assert_eq!(Evaluator::new(pos.shape(), &weights).evaluate_white(&pos), evaluate_white(&pos));
+/// weights.tempo += 10;
+/// assert_eq!(Evaluator::new(pos.shape(), &weights).evaluate_white(&pos), evaluate_white(&pos) + 10);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub struct Evaluator {
+    shape: Shape,
+    tables: Tables,
+}
+
+impl Evaluator {
+    /// The evaluation of `shape`'s positions under `weights`.
+    pub fn new(shape: Shape, weights: &Weights) -> Evaluator {
+        Evaluator { shape, tables: Tables::build(shape, weights) }
+    }
+
+    /// [`evaluate_white`] under this evaluator's weights.
+    ///
+    /// # Panics
+    /// When `pos` is not on the evaluator's board shape.
+    pub fn evaluate_white(&self, pos: &Position) -> i32 {
+        assert_eq!(pos.shape(), self.shape, "a position of another board shape");
+        evaluate_with(&self.tables, pos)
+    }
+}
 
 /// The tables one board shape needs, built once per shape.
 pub(crate) struct Tables {
@@ -146,7 +273,10 @@ pub(crate) struct Tables {
     mobility: [(i32, i32); 9],
     mobility_base: [i32; 9],
     attack: [i32; 9],
-    phase: [i32; 9],
+    shelter: i32,
+    tempo: i32,
+    passed: [(i32, i32); 8],
+    passed_king: (i32, i32),
     phase_max: i32,
     /// On 2D boards, the (file, rank) of every cell, both from 0, for the passed-pawn term; empty on
     /// other boards.
@@ -168,13 +298,12 @@ enum Knowledge {
 }
 
 impl Tables {
-    fn build(shape: Shape) -> Tables {
+    fn build(shape: Shape, w: &Weights) -> Tables {
         let g = shape.geometry();
         let dims = g.dims();
         let n = g.side() as i32;
         let cells = g.cells();
-        let w = if dims == 2 { &WEIGHTS_2D } else { &WEIGHTS_4D };
-        let values = if dims == 2 { VALUES_2D } else { VALUES_4D };
+        let values = w.values;
         let mut slides: [Vec<i32>; 9] = Default::default();
         for role in Role::ALL {
             for class in 1..=dims {
@@ -255,7 +384,10 @@ impl Tables {
             mobility: w.mobility,
             mobility_base,
             attack: w.attack,
-            phase: w.phase,
+            shelter: w.shelter,
+            tempo: w.tempo,
+            passed: w.passed,
+            passed_king: w.passed_king,
             phase_max: if dims == 2 { 24 } else { 32 },
             file_rank: if dims == 2 {
                 g.all_cells().map(|cell| (g.coords(cell)[0] - 1, g.coords(cell)[1] - 1)).collect()
@@ -278,16 +410,16 @@ impl Tables {
         static CHESS: OnceLock<Tables> = OnceLock::new();
         static OTHERS: Mutex<Vec<(Shape, &'static Tables)>> = Mutex::new(Vec::new());
         if shape == Shape::TESSERACT {
-            return TESSERACT.get_or_init(|| Tables::build(shape));
+            return TESSERACT.get_or_init(|| Tables::build(shape, &WEIGHTS_4D));
         }
         if shape == Shape::CHESS {
-            return CHESS.get_or_init(|| Tables::build(shape));
+            return CHESS.get_or_init(|| Tables::build(shape, &WEIGHTS_2D));
         }
         let mut others = OTHERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(&(_, t)) = others.iter().find(|(s, _)| *s == shape) {
             return t;
         }
-        let t: &'static Tables = Box::leak(Box::new(Tables::build(shape)));
+        let t: &'static Tables = Box::leak(Box::new(Tables::build(shape, &Weights::of(shape.geometry().dims()))));
         others.push((shape, t));
         t
     }
@@ -359,7 +491,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             let (m, e) = t.psq[ri * t.cells + cell];
             mg[ci] += m;
             eg[ci] += e;
-            phase += t.phase[ri];
+            phase += PHASE[ri];
             if role == Role::King {
                 if !t.file_rank.is_empty() {
                     material.kings[ci] = t.file_rank[board_cell];
@@ -434,7 +566,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         if attackers[1 - ci] < 2 {
             danger /= 2;
         }
-        mg[ci] += SHELTER * shelter[ci].min(SHELTER_CAP) - danger;
+        mg[ci] += t.shelter * shelter[ci].min(SHELTER_CAP) - danger;
     }
     if !t.file_rank.is_empty() {
         passed_pawns(t, pos, &pawns, kings, &mut mg, &mut eg);
@@ -442,7 +574,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let phase = phase.min(t.phase_max);
     let mgv = mg[0] - mg[1];
     let egv = eg[0] - eg[1];
-    let tempo = if pos.turn() == Color::White { TEMPO } else { -TEMPO };
+    let tempo = if pos.turn() == Color::White { t.tempo } else { -t.tempo };
     let v = (mgv * phase + egv * (t.phase_max - phase)) / t.phase_max + tempo;
     match known(t, &material) {
         Known::Scale(scale) => {
@@ -632,12 +764,6 @@ const KBNK_CORNER: i32 = 40;
 const KBNK_EDGE: i32 = 30;
 const KBNK_CLOSE: i32 = 15;
 
-/// Passed-pawn bonus by steps advanced from the start rank, (mg, eg), on 2D boards.
-const PASSED: [(i32, i32); 8] = [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)];
-/// Endgame bonus per cell of king distance to the cell in front of a passed pawn, times the pawn's steps:
-/// the enemy king's distance counts for the pawn, the own king's against.
-const PASSED_KING_ENEMY: i32 = 5;
-const PASSED_KING_OWN: i32 = 2;
 /// Endgame bonus of a passed pawn that the enemy king cannot catch ("the rule of the square") when the
 /// enemy has nothing but king and pawns. A heuristic, as in most engines: each such pawn earns it (two
 /// runners twice), pieces standing in the pawn's path other than its own pawns are not looked at, and
@@ -678,12 +804,11 @@ fn passed_pawns(
                     continue;
                 }
                 let steps = if ci == 0 { r - 1 } else { n - 2 - r }.clamp(0, 7);
-                let (pm, pe) = PASSED[steps as usize];
+                let (pm, pe) = t.passed[steps as usize];
                 mg[ci] += pm;
                 eg[ci] += pe;
                 let front = (f, r + dir);
-                eg[ci] +=
-                    steps * (PASSED_KING_ENEMY * dist(enemy_king, front) - PASSED_KING_OWN * dist(own_king, front));
+                eg[ci] += steps * (t.passed_king.0 * dist(enemy_king, front) - t.passed_king.1 * dist(own_king, front));
                 if *enemy_bare.get_or_insert_with(|| !has_pieces(pos, Color::ALL[enemy])) {
                     let promotion = (f, last_rank);
                     let cells_to_go = (last_rank - r).abs();

@@ -126,9 +126,11 @@
 //!
 //! # Tuning
 //!
-//! [`tune`] fits the piece values to the results of played games (Texel tuning): samples of quiet
-//! positions with their games' results, the evaluation's scale and the values fitted to them. The `tune`
-//! example plays the seeded games and prints the fit; the engine's values change by hand, after a match.
+//! [`tune`] fits the evaluation's weights ([`eval::Weights`]: the pieces' values and every positional
+//! weight, or those picked by name) to the results of played games (Texel tuning): samples of quiet
+//! positions with their games' results, the evaluation's scale and the weights fitted to them, each trial
+//! evaluated by an [`eval::Evaluator`]. The `tune` example plays the seeded games and prints the fit; the
+//! engine's weights change by hand, after a match.
 //!
 //! # Words for people
 //!

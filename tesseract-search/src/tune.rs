@@ -1,81 +1,63 @@
-//! Texel tuning of the piece values: a logistic fit of the static evaluation to game results.
+//! Texel tuning of the evaluation's weights: a logistic fit of the static evaluation to game results.
 //!
-//! Each [`Sample`] is a position from a played game and the game's result for White (1, ½ or 0). The
-//! evaluation is linear in the piece values (a piece's value stands in both its middlegame and endgame
-//! piece-square entries, which the taper blends back to the value; no other term reads the values), so a
-//! sample keeps the evaluation without its material, `rest`, and the material balance by role: the
-//! evaluation under other values is `rest + Σ balance[role] · value[role]`, with no search and no
-//! evaluation run again. It is exact under the engine's values, and within a centipawn under others (the
-//! taper's division truncates toward zero, and other values may change the sign of what it divides). The fit minimises
-//! the mean squared error between the results and `σ(k · eval / 400)`, `σ(x) = 1 / (1 + 10^−x)`: in each
-//! pass, the scale `k` under the current values ([`fit_scale`]), then each value in turn by steps while
-//! the error falls ([`tune_values`]), the pawn held at 100 as the unit (which the scale then fits).
+//! Each [`Sample`] is a quiet position from a played game and the game's result for White (1, ½ or 0).
+//! The fit minimises the mean squared error between the results and `σ(k · eval / 400)`, `σ(x) = 1 / (1 +
+//! 10^−x)`, where `eval` is the static evaluation under the weights tried ([`Evaluator`]): in each pass,
+//! the scale `k` under the current weights ([`fit_scale`]), then each parameter in turn
+//! ([`Weights::named`], or those the caller picks) moved by steps while the error falls ([`tune`]). The
+//! pawn's value stays 100, the unit, which the scale then fits.
 //!
 //! Only positions whose evaluation the endgame knowledge leaves whole are sampled (pawns on both sides),
-//! and none in check. The fit works in floating point, as a tool run offline; the values it gives are
+//! and none in check. The fit works in floating point, as a tool run offline; the weights it gives are
 //! integers, and the engine stays integer-only and deterministic. The `tune` example generates the samples
 //! by seeded playouts and prints the fit (`cargo run --release -p tesseract-search --example tune --
 //! --help`).
 //!
 //! # Examples
 //! ```
-//! use tesseract_board::{Position, Role};
-//! use tesseract_search::eval::VALUES_2D;
-//! use tesseract_search::tune::Sample;
+//! use tesseract_board::Position;
+//! use tesseract_search::eval::{Evaluator, Weights};
+//! use tesseract_search::tune::{Sample, error, fit_scale};
 //! let pos = Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1")?;
-//! let sample = Sample::of(&pos, 1.0).unwrap();
-//! assert_eq!(sample.balance[Role::Rook.index()], 1);
-//! assert_eq!(sample.balance[Role::YPawn.index()], 0);
-//! // Under the engine's values, the engine's evaluation (so `rest` is defined); a rook worth 50 more
-//! // adds 50, the one rook of balance.
-//! let mut values = VALUES_2D;
-//! values[Role::Rook.index()] += 50;
-//! assert_eq!(sample.eval(&values), sample.eval(&VALUES_2D) + 50);
+//! let samples = vec![Sample::of(&pos, 1.0).unwrap()];
+//! let weights = Weights::of(2);
+//! let evaluator = Evaluator::new(pos.shape(), &weights);
+//! // A rook up and White won: the larger the scale, the better the fit (up to the search's bound).
+//! let k = fit_scale(&samples, &evaluator);
+//! assert!(k > 2.9);
+//! assert!(error(&samples, &evaluator, k) < error(&samples, &evaluator, 1.0));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::eval::{evaluate_white, piece_value};
-use tesseract_board::{Color, Position, Role};
+use crate::eval::{Evaluator, Weights};
+use tesseract_board::{Color, Position, Shape};
 
-/// A position of a played game, reduced to what the fit needs.
-#[derive(Copy, Clone, Debug, PartialEq)]
+/// A quiet position of a played game and the game's result.
+#[derive(Clone, Debug)]
 pub struct Sample {
-    /// The static evaluation (White's view) less its material: `Σ balance · value` under the engine's values.
-    pub rest: i32,
-    /// White's pieces less Black's, by [`Role::index`].
-    pub balance: [i32; 9],
+    /// The position.
+    pub position: Position,
     /// The game's result for White: 1 a win, 0.5 a draw, 0 a loss.
     pub result: f64,
 }
 
 impl Sample {
     /// The sample of `pos` in a game that ended `result` for White; `None` in check, or when a side has
-    /// no pawns (where the endgame knowledge may scale the evaluation, which is then not linear in the
-    /// values).
+    /// no pawns (where the endgame knowledge may scale the evaluation or replace it).
     pub fn of(pos: &Position, result: f64) -> Option<Sample> {
         if pos.is_check() {
             return None;
         }
-        let dims = pos.geometry().dims();
-        let mut balance = [0i32; 9];
         let mut pawns = [0; 2];
         for (_, piece) in pos.pieces() {
-            let sign = if piece.color == Color::White { 1 } else { -1 };
-            balance[piece.role.index()] += sign;
             if piece.role.is_pawn() {
                 pawns[piece.color.index()] += 1;
             }
         }
-        if pawns[0] == 0 || pawns[1] == 0 {
+        if pawns[Color::White.index()] == 0 || pawns[Color::Black.index()] == 0 {
             return None;
         }
-        let material: i32 = Role::ALL.iter().map(|&r| balance[r.index()] * piece_value(dims, r)).sum();
-        Some(Sample { rest: evaluate_white(pos) - material, balance, result })
-    }
-
-    /// The evaluation under `values` (by [`Role::index`]).
-    pub fn eval(&self, values: &[i32; 9]) -> i32 {
-        self.rest + self.balance.iter().zip(values).map(|(b, v)| b * v).sum::<i32>()
+        Some(Sample { position: pos.clone(), result })
     }
 }
 
@@ -84,24 +66,45 @@ pub fn expected(eval: i32, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * f64::from(eval) / 400.0))
 }
 
-/// The mean squared error of the samples' results against their expected scores under `values` and `k`.
-pub fn error(samples: &[Sample], values: &[i32; 9], k: f64) -> f64 {
+/// The samples' evaluations (White's view) under `evaluator`.
+fn evaluations(samples: &[Sample], evaluator: &Evaluator) -> Vec<i32> {
+    samples.iter().map(|s| evaluator.evaluate_white(&s.position)).collect()
+}
+
+/// The mean squared error of the results against the expected scores of `evals` under `k`.
+fn error_of(samples: &[Sample], evals: &[i32], k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let sum: f64 = samples.iter().map(|s| (s.result - expected(s.eval(values), k)).powi(2)).sum();
+    let sum: f64 = samples.iter().zip(evals).map(|(s, &e)| (s.result - expected(e, k)).powi(2)).sum();
     sum / samples.len() as f64
 }
 
-/// The scale `k` (0.1 to 3) under which `values` fit the samples best, to within 0.001.
-pub fn fit_scale(samples: &[Sample], values: &[i32; 9]) -> f64 {
+/// The mean squared error of the samples' results against their expected scores under `evaluator` and
+/// `k`.
+///
+/// # Panics
+/// When a sample is not on the evaluator's board shape.
+pub fn error(samples: &[Sample], evaluator: &Evaluator, k: f64) -> f64 {
+    error_of(samples, &evaluations(samples, evaluator), k)
+}
+
+/// The scale `k` (0.1 to 3) under which `evaluator` fits the samples best, to within 0.001.
+///
+/// # Panics
+/// When a sample is not on the evaluator's board shape.
+pub fn fit_scale(samples: &[Sample], evaluator: &Evaluator) -> f64 {
+    scale_of(samples, &evaluations(samples, evaluator))
+}
+
+fn scale_of(samples: &[Sample], evals: &[i32]) -> f64 {
     // The error is unimodal in k: a golden-section search.
     let (mut lo, mut hi) = (0.1f64, 3.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     while hi - lo > 0.001 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);
-        if error(samples, values, a) <= error(samples, values, b) {
+        if error_of(samples, evals, a) <= error_of(samples, evals, b) {
             hi = b;
         } else {
             lo = a;
@@ -110,99 +113,123 @@ pub fn fit_scale(samples: &[Sample], values: &[i32; 9]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The values [`tune_values`] keeps a piece within, in centipawns: no piece is worth less than nothing,
-/// nor more than a hundred pawns (a fit that runs off either way has samples that do not tell).
-pub const VALUE_BOUNDS: std::ops::RangeInclusive<i32> = 0..=10_000;
+/// The bounds [`tune`] keeps a parameter within: a piece's value from nothing to a hundred pawns, any
+/// other weight within ±1,000 (a fit that runs off further has samples that do not tell).
+pub fn bounds(name: &str) -> std::ops::RangeInclusive<i32> {
+    if name.starts_with("value.") { 0..=10_000 } else { -1_000..=1_000 }
+}
 
-/// What [`tune_values`] found.
+/// What [`tune`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fit {
-    /// The values, by [`Role::index`].
-    pub values: [i32; 9],
+    /// The weights.
+    pub weights: Weights,
     /// The scale the last pass fitted.
     pub scale: f64,
     /// The error under them and that scale.
     pub error: f64,
-    /// Passes over the roles made.
+    /// Passes over the parameters made.
     pub passes: usize,
 }
 
-/// The values of `roles` fitted from `start`: in each pass (at most `max_passes`), the scale fitted to
-/// the values ([`fit_scale`]), then each role's value moved by `step` centipawns at a time, in both
-/// directions, while the error falls, within [`VALUE_BOUNDS`]. Roles not named keep their values (the
-/// pawn, the unit, should be among them). Stops after a pass that moves no value.
-pub fn tune_values(samples: &[Sample], start: [i32; 9], roles: &[Role], step: i32, max_passes: usize) -> Fit {
-    let mut values = start;
-    let mut scale = fit_scale(samples, &values);
-    let mut best = error(samples, &values, scale);
+/// The weights of `shape`'s samples fitted from `start`: in each pass (at most `max_passes`), the scale
+/// fitted to the weights ([`fit_scale`]), then each parameter of [`Weights::named`] that `pick` accepts
+/// moved by a step at a time, in both directions, while the error falls, within [`bounds`]. The step is
+/// `value_step` centipawns for the pieces' values, 1 for the other weights. Parameters not picked keep
+/// their weights. Stops after a pass that moves none. `on_pass` hears the pass, the scale and the error
+/// after each.
+///
+/// # Panics
+/// When a sample is not on `shape`.
+pub fn tune(
+    samples: &[Sample],
+    shape: Shape,
+    start: Weights,
+    pick: impl Fn(&str) -> bool,
+    value_step: i32,
+    max_passes: usize,
+    mut on_pass: impl FnMut(usize, f64, f64),
+) -> Fit {
+    let dims = shape.geometry().dims();
+    let error_under = |weights: &Weights, k: f64| error(samples, &Evaluator::new(shape, weights), k);
+    let mut weights = start;
+    let names: Vec<String> = weights.named(dims).into_iter().map(|(n, _)| n).filter(|n| pick(n)).collect();
+    let mut scale = fit_scale(samples, &Evaluator::new(shape, &weights));
+    let mut best = error_under(&weights, scale);
     let mut passes = 0;
     while passes < max_passes {
         passes += 1;
         let mut improved = false;
-        for &role in roles {
+        for name in &names {
+            let step = if name.starts_with("value.") { value_step } else { 1 };
             for delta in [step, -step] {
                 loop {
-                    let mut tried = values;
-                    tried[role.index()] = tried[role.index()].saturating_add(delta);
-                    if !VALUE_BOUNDS.contains(&tried[role.index()]) {
+                    let mut tried = weights.clone();
+                    let moved = tried.named(dims).into_iter().find(|(n, _)| n == name).map(|(_, w)| {
+                        *w = w.saturating_add(delta);
+                        *w
+                    });
+                    if !moved.is_some_and(|w| bounds(name).contains(&w)) {
                         break;
                     }
-                    let e = error(samples, &tried, scale);
+                    let e = error_under(&tried, scale);
                     if e < best {
-                        (values, best, improved) = (tried, e, true);
+                        (weights, best, improved) = (tried, e, true);
                     } else {
                         break;
                     }
                 }
             }
         }
-        scale = fit_scale(samples, &values);
-        best = error(samples, &values, scale);
+        let evals = evaluations(samples, &Evaluator::new(shape, &weights));
+        scale = scale_of(samples, &evals);
+        best = error_of(samples, &evals, scale);
+        on_pass(passes, scale, best);
         if !improved {
             break;
         }
     }
-    Fit { values, scale, error: best, passes }
+    Fit { weights, scale, error: best, passes }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::{Rng, SeedableRng};
+    use crate::eval::evaluate_white;
+    use tesseract_board::Role;
 
-    /// Synthetic samples whose results follow `truth` exactly: the fit finds it again.
+    /// Positions whose results follow a known rook value: a fit from a wrong value finds it again.
     #[test]
-    fn the_fit_recovers_the_values_that_made_the_results() {
-        let mut truth = [0; 9];
-        truth[Role::Knight.index()] = 300;
-        truth[Role::Rook.index()] = 480;
-        truth[Role::YPawn.index()] = 100;
-        let k = 1.2;
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut samples = Vec::new();
-        for _ in 0..4000 {
-            let mut balance = [0; 9];
-            for r in [Role::Knight, Role::Rook, Role::YPawn] {
-                balance[r.index()] = (rng.next_u32() % 5) as i32 - 2;
-            }
-            let rest = (rng.next_u32() % 101) as i32 - 50;
-            let mut s = Sample { rest, balance, result: 0.0 };
-            // The result drawn with the probability the model gives, so that the fit is the truth on average.
-            let p = expected(s.eval(&truth), k);
-            s.result = if f64::from(rng.next_u32()) / f64::from(u32::MAX) < p { 1.0 } else { 0.0 };
-            samples.push(s);
-        }
-        let mut start = truth;
-        start[Role::Knight.index()] = 400;
-        start[Role::Rook.index()] = 380;
-        let before = error(&samples, &start, fit_scale(&samples, &start));
-        let fit = tune_values(&samples, start, &[Role::Knight, Role::Rook], 5, 50);
-        assert!(fit.error < before);
-        // Within the sampling noise of 4,000 results.
-        assert!((fit.values[Role::Knight.index()] - 300).abs() <= 40, "{:?}", fit.values);
-        assert!((fit.values[Role::Rook.index()] - 480).abs() <= 40, "{:?}", fit.values);
-        assert!((fit.scale - k).abs() < 0.25, "{}", fit.scale);
+    fn the_fit_recovers_the_value_that_made_the_results() {
+        // The same pawns each time; White has a rook more or less, or a knight or two (whose value stays,
+        // and so sets the scale). The results are what the engine's weights give at scale 1, as fractions
+        // (the error is quadratic, so a fractional result is an average of whole ones).
+        let fens = [
+            "4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",
+            "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+            "4k3/pppp4/8/8/8/8/PPPP4/RR2K3 w - - 0 1",
+            "4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1",
+            "1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+            "4k3/pppp4/8/8/8/8/PPPP4/1N2K1N1 w - - 0 1",
+        ];
+        let truth = Weights::of(2);
+        let samples: Vec<Sample> = fens
+            .iter()
+            .map(|f| {
+                let pos = Position::from_fen(f).unwrap();
+                let result = expected(evaluate_white(&pos), 1.0);
+                Sample::of(&pos, result).unwrap()
+            })
+            .collect();
+        let mut start = truth.clone();
+        start.values[Role::Rook.index()] = 350;
+        let fit = tune(&samples, Shape::CHESS, start, |n| n == "value.Rook", 5, 100, |_, _, _| {});
+        assert!((fit.weights.values[Role::Rook.index()] - 500).abs() <= 10, "{:?}", fit.weights.values);
+        assert!((fit.scale - 1.0).abs() < 0.05, "{}", fit.scale);
+        // Nothing else moved.
+        let mut rest = fit.weights.clone();
+        rest.values = truth.values;
+        assert_eq!(rest, truth);
     }
 
     /// The `tune` example's pipeline, small: seeded engine games give samples, and the fit lowers their
@@ -228,12 +255,25 @@ mod tests {
             }
         }
         assert!(samples.len() > 100, "{}", samples.len());
-        let values: [i32; 9] = std::array::from_fn(|i| piece_value(2, Role::ALL[i]));
-        let before = error(&samples, &values, fit_scale(&samples, &values));
-        let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-        let fit = tune_values(&samples, values, &roles, 10, 3);
+        let weights = Weights::of(2);
+        let before = error(
+            &samples,
+            &Evaluator::new(Shape::CHESS, &weights),
+            fit_scale(&samples, &Evaluator::new(Shape::CHESS, &weights)),
+        );
+        let mut passes = 0;
+        let fit = tune(
+            &samples,
+            Shape::CHESS,
+            weights,
+            |n| n.starts_with("value.") || n == "tempo",
+            10,
+            2,
+            |p, _, _| passes = p,
+        );
         assert!(fit.error <= before);
-        assert!(fit.values.iter().all(|v| VALUE_BOUNDS.contains(v)));
+        assert_eq!(passes, fit.passes);
+        assert!(fit.weights.values.iter().all(|v| bounds("value.Queen").contains(v)));
     }
 
     #[test]
@@ -241,5 +281,24 @@ mod tests {
         assert!(Sample::of(&Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1").unwrap(), 1.0).is_some());
         assert!(Sample::of(&Position::from_fen("4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1").unwrap(), 1.0).is_none());
         assert!(Sample::of(&Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/4K2r w - - 0 1").unwrap(), 0.0).is_none());
+    }
+
+    #[test]
+    fn the_parameters_are_named_once_and_only_where_they_count() {
+        // 8×8: 4 values, 6 roles' centrality, 4 mobilities, 7 advances, 4 attacks, shelter, tempo, 8
+        // passed-pawn steps, 2 king distances, pairs counted twice. 5⁴: 6 values, 9 centralities, 6
+        // mobilities, 7 advances, 6 attacks, shelter, tempo.
+        for (dims, count) in [(2, 4 + 12 + 8 + 14 + 4 + 2 + 16 + 2), (4, 6 + 18 + 12 + 14 + 6 + 2)] {
+            let mut w = Weights::of(dims);
+            let names: Vec<String> = w.named(dims).into_iter().map(|(n, _)| n).collect();
+            assert_eq!(names.len(), count, "{names:?}");
+            let mut unique = names.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len());
+            assert!(!names.iter().any(|n| n == "value.King" || n.starts_with("value.YPawn")));
+            assert_eq!(names.iter().any(|n| n.starts_with("passed")), dims == 2);
+            assert_eq!(names.iter().any(|n| n.contains("Unicorn")), dims == 4);
+        }
     }
 }
