@@ -18,13 +18,13 @@
 //! The output: the games' results and the samples, the error of each pass, then each parameter that moved
 //! with its weight before and after, the scale and the error before and after, and the weights as Rust
 //! (`Weights`' fields). The same arguments give the same output on every machine (the playouts are seeded
-//! and node-bounded).
+//! and node-bounded), whatever the `--threads` that play the games.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use tesseract_board::start;
+use tesseract_board::{Color, Position, start};
 use tesseract_movegen::Legal;
 use tesseract_search::eval::{Evaluator, Weights};
 use tesseract_search::playout::{GameResult, Playout, Policy, game_seed};
@@ -57,6 +57,9 @@ struct Args {
     /// The fit's step for the pieces' values, in centipawns (1 to 100); other weights move by 1.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=100))]
     step: i32,
+    /// Threads playing the games (1 to 256; the output is the same whatever the number).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
     /// The fit's passes over the parameters, at most.
     #[arg(long, default_value_t = 30)]
     passes: usize,
@@ -68,8 +71,34 @@ struct Args {
 }
 
 /// The pieces on the board, kings included.
-fn pieces(pos: &tesseract_board::Position) -> usize {
-    pos.piece_list(tesseract_board::Color::White).len() + pos.piece_list(tesseract_board::Color::Black).len()
+fn pieces(pos: &Position) -> usize {
+    pos.piece_list(Color::White).len() + pos.piece_list(Color::Black).len()
+}
+
+/// Plays game `i` of the run and samples it: (i, the result's column (White wins, draws, Black wins), the
+/// samples).
+fn sampled_game(args: &Args, start: &Position, playout: &mut Playout, i: u64) -> (u64, usize, Vec<Sample>) {
+    let (game, stats) = playout.play_game(start, game_seed(args.seed, i));
+    let (result, column) = match stats.result {
+        GameResult::White => (1.0, 0),
+        GameResult::Draw => (0.5, 1),
+        GameResult::Black => (0.0, 2),
+    };
+    // Quiet positions only: neither reached by a capture nor left by one (an exchange half made misstates
+    // the material).
+    let mut samples = Vec::new();
+    let mut pos = game.start().clone();
+    let mut captured = false;
+    for (ply, &m) in game.moves().iter().enumerate() {
+        let mut next = pos.clone();
+        next.play(m).expect("a game's moves are legal");
+        let captures = pieces(&next) < pieces(&pos);
+        if ply >= args.skip && ((ply - args.skip) as u64).is_multiple_of(args.every) && !captured && !captures {
+            samples.extend(Sample::of(&pos, result));
+        }
+        (pos, captured) = (next, captures);
+    }
+    (i, column, samples)
 }
 
 /// Runs the example, writing to standard output; a reader that goes away (`tune | head -1`) ends it
@@ -96,30 +125,37 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         }
     };
     let dims = start.geometry().dims();
-    let mut playout = Playout::new(Policy::Nodes(args.nodes), Policy::Nodes(args.nodes)).with_max_plies(args.max_plies);
-    let mut samples = Vec::new();
+    let engine = Weights::of(dims);
+    let picked = |name: &str| args.only.is_empty() || args.only.iter().any(|p| name.starts_with(p.as_str()));
+    if !engine.clone().named(dims).iter().any(|(n, _)| picked(n)) {
+        eprintln!("tune: --only {}: no parameter of this board has such a name", args.only.join(","));
+        return Ok(ExitCode::from(2));
+    }
+    // Game i is played from its own seed, whichever thread plays it, and the samples are put back in the
+    // games' order: the output does not depend on the threads.
+    let threads = args.threads.min(args.games.max(1));
+    let mut games: Vec<(u64, usize, Vec<Sample>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (args, start) = (&args, &start);
+                scope.spawn(move || {
+                    let policy = Policy::Nodes(args.nodes);
+                    let mut playout = Playout::new(policy, policy).with_max_plies(args.max_plies);
+                    (t..args.games)
+                        .step_by(threads as usize)
+                        .map(|i| sampled_game(args, start, &mut playout, i))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a game thread")).collect()
+    });
+    games.sort_by_key(|g| g.0);
     let mut results = [0u64; 3];
-    for i in 0..args.games {
-        let (game, stats) = playout.play_game(&start, game_seed(args.seed, i));
-        let (result, column) = match stats.result {
-            GameResult::White => (1.0, 0),
-            GameResult::Draw => (0.5, 1),
-            GameResult::Black => (0.0, 2),
-        };
+    let mut samples = Vec::new();
+    for (_, column, game_samples) in games {
         results[column] += 1;
-        // Quiet positions only: neither reached by a capture nor left by one (an exchange half made
-        // misstates the material).
-        let mut pos = game.start().clone();
-        let mut captured = false;
-        for (ply, &m) in game.moves().iter().enumerate() {
-            let mut next = pos.clone();
-            next.play(m).expect("a game's moves are legal");
-            let captures = pieces(&next) < pieces(&pos);
-            if ply >= args.skip && ((ply - args.skip) as u64).is_multiple_of(args.every) && !captured && !captures {
-                samples.extend(Sample::of(&pos, result));
-            }
-            (pos, captured) = (next, captures);
-        }
+        samples.extend(game_samples);
     }
     writeln!(
         out,
@@ -135,13 +171,6 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let shape = start.shape();
-    let engine = Weights::of(dims);
-    let picked = |name: &str| args.only.is_empty() || args.only.iter().any(|p| name.starts_with(p.as_str()));
-    let mut names = engine.clone();
-    if !names.named(dims).iter().any(|(n, _)| picked(n)) {
-        eprintln!("tune: --only {}: no parameter of this board has such a name", args.only.join(","));
-        return Ok(ExitCode::from(2));
-    }
     let before_scale = fit_scale(&samples, &Evaluator::new(shape, &engine));
     let before = error(&samples, &Evaluator::new(shape, &engine), before_scale);
     let mut lines = Vec::new();
