@@ -103,8 +103,9 @@ cargo test --workspace --all-features
 # whole games), then again the test files that go deeper in an optimised build (`cfg!(debug_assertions)`
 # picks their sizes); every other test has just run, with debug assertions, and would only run again faster.
 step "tests, optimised build (profile ci: release without LTO): the ignored deep ones, and the files that go deeper"
-# Library, binary and test targets only: no doctest is ignored, so compiling them again optimised would run
-# nothing. The examples are built as a plain `cargo test` builds them, for the tests that run them.
+# Library, binary and test targets only: the one ignored doctest, README.md's Bevy program, cannot compile
+# outside tesseract-bevy (scripts/bevy.sh builds the plugin), and compiling the others again optimised would
+# run nothing. The examples are built as a plain `cargo test` builds them, for the tests that run them.
 cargo build --workspace --all-features --profile ci --examples
 cargo test --workspace --all-features --profile ci --lib --bins --tests -- --ignored
 cargo test --workspace --all-features --profile ci --test suites --test shapes --test crosscheck --test bitboard \

@@ -24,10 +24,10 @@ fn the_output_does_not_depend_on_the_threads() {
     assert_eq!(one.stdout, three.stdout);
     let text = String::from_utf8(one.stdout).unwrap();
     assert!(text.starts_with("games 6 ("), "{text}");
-    // Only values moved, if anything did.
-    for line in text.lines().filter(|l| l.contains(" -> ") && !l.starts_with("scale")) {
-        assert!(line.starts_with("value."), "{line}");
-    }
+    // Values moved, and nothing else.
+    let moved: Vec<&str> = text.lines().filter(|l| l.contains(" -> ") && !l.starts_with("scale")).collect();
+    assert!(!moved.is_empty(), "{text}");
+    assert!(moved.iter().all(|l| l.starts_with("value.")), "{text}");
     assert!(text.lines().last().unwrap().starts_with("Weights { values: ["), "{text}");
 }
 
@@ -35,6 +35,9 @@ fn the_output_does_not_depend_on_the_threads() {
 fn unusable_arguments_are_refused() {
     for (args, says) in [
         (vec!["--only", "nosuch"], "no parameter of this board"),
+        // A typo beside a good prefix, or an empty one, is refused too.
+        (vec!["--only", "value,mobilty"], "\"mobilty\": no parameter"),
+        (vec!["--only", "value,"], "\"\": no parameter"),
         (vec!["--start", "nosuch"], "--start nosuch: unknown start"),
         (vec!["--threads", "0"], "--threads"),
     ] {

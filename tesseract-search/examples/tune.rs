@@ -13,7 +13,9 @@
 //!
 //! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
 //! after the first `--skip` plies, one every `--every` plies, with pawns on both sides and no check
-//! (`tune::Sample::of`).
+//! (`tune::Sample::of`). With an even `--skip` and `--every` (the defaults, 8 and 2), every sample has
+//! White to move, so `tempo` fits White's average score rather than the move's worth: leave it out, or
+//! sample every ply.
 //!
 //! The output: the games' results and the samples, the error of each pass, then each parameter that moved
 //! with its weight before and after, the scale and the error before and after, and the weights as Rust
@@ -31,7 +33,7 @@ use tesseract_search::playout::{GameResult, Playout, Policy, game_seed};
 use tesseract_search::tune::{Sample, error, fit_scale, tune};
 
 #[derive(Parser, Debug)]
-#[command(about = "Fits the piece values to the results of seeded engine games (Texel tuning)")]
+#[command(about = "Fits the evaluation's weights to the results of seeded engine games (Texel tuning)")]
 struct Args {
     /// The start of the games: a start name (standard, light, dense, raumschach, classic, chess960:N).
     #[arg(long, default_value = "standard")]
@@ -127,8 +129,10 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
     let dims = start.geometry().dims();
     let engine = Weights::of(dims);
     let picked = |name: &str| args.only.is_empty() || args.only.iter().any(|p| name.starts_with(p.as_str()));
-    if !engine.clone().named(dims).iter().any(|(n, _)| picked(n)) {
-        eprintln!("tune: --only {}: no parameter of this board has such a name", args.only.join(","));
+    let names: Vec<String> = engine.clone().named(start.shape()).into_iter().map(|(n, _)| n).collect();
+    // Every prefix must name something: a typo would otherwise leave its parameters out unseen.
+    if let Some(prefix) = args.only.iter().find(|p| p.is_empty() || !names.iter().any(|n| n.starts_with(p.as_str()))) {
+        eprintln!("tune: --only {prefix:?}: no parameter of this board has such a name");
         return Ok(ExitCode::from(2));
     }
     // Game i is played from its own seed, whichever thread plays it, and the samples are put back in the
@@ -181,7 +185,7 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         writeln!(out, "{line}")?;
     }
     let (mut old, mut new) = (engine.clone(), fit.weights.clone());
-    for ((name, was), (_, now)) in old.named(dims).into_iter().zip(new.named(dims)) {
+    for ((name, was), (_, now)) in old.named(shape).into_iter().zip(new.named(shape)) {
         if was != now {
             writeln!(out, "{name} {was} -> {now}")?;
         }

@@ -87,12 +87,14 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// Every weight of the evaluation's terms: the integers the [module](self)'s six terms multiply by, for one
+/// The weights of the evaluation's terms: the integers the [module](self)'s six terms multiply by, for one
 /// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
 /// The engine evaluates with [`Weights::of`]; an [`Evaluator`] evaluates with any weights, which is how
-/// the tuner ([`crate::tune`]) tries others.
+/// the tuner ([`crate::tune`]) tries others. Not here, and fixed: the game phase's weights by role, the
+/// king danger's curve (`units² / 64`, at most 500), the shelter's cap, the unstoppable passed pawn's
+/// bonus and the endgame knowledge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Material, in centipawns (the king's is 0).
@@ -165,14 +167,18 @@ impl Weights {
         if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
     }
 
-    /// The weights that count on a board of `dims` axes, each named and mutable: the tuner's parameters.
-    /// Left out are those that multiply nothing there (roles absent from the board, the passed-pawn terms
-    /// off 2D boards, the king's mobility and material, the pawns' mobility and attack), the pawn's value
-    /// (the unit) and the advance of a pawn on its start row (the base of the others).
+    /// The weights that count on boards of `shape`, each named and mutable: the tuner's parameters. Left
+    /// out are those that multiply nothing there (roles absent from the board, the passed-pawn terms off
+    /// 2D boards, the king's mobility and material, the pawns' mobility and attack, the advance and
+    /// passed-pawn entries past the farthest step a pawn stands on, `side − 3`), the pawn's value (the
+    /// unit) and the advance of a pawn on its start row (the base of the others).
     ///
     /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
     /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`.
-    pub fn named(&mut self, dims: usize) -> Vec<(String, &mut i32)> {
+    pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
+        let dims = shape.geometry().dims();
+        // A pawn stands from its start row (step 0) to the row before its promotion (step side − 3).
+        let steps = (shape.geometry().side() as usize).saturating_sub(2);
         let exists = |i: usize| Role::ALL[i].exists_in(dims);
         let moves = |i: usize| exists(i) && Role::ALL[i] != Role::King && !Role::ALL[i].is_pawn();
         let name = |i: usize| format!("{:?}", Role::ALL[i]);
@@ -194,7 +200,7 @@ impl Weights {
                 out.push((format!("mobility.{}.eg", name(i)), e));
             }
         }
-        for (i, (m, e)) in self.advance.iter_mut().enumerate().skip(1) {
+        for (i, (m, e)) in self.advance.iter_mut().enumerate().take(steps).skip(1) {
             out.push((format!("advance.{i}.mg"), m));
             out.push((format!("advance.{i}.eg"), e));
         }
@@ -206,7 +212,7 @@ impl Weights {
         out.push(("shelter".to_string(), &mut self.shelter));
         out.push(("tempo".to_string(), &mut self.tempo));
         if dims == 2 {
-            for (i, (m, e)) in self.passed.iter_mut().enumerate() {
+            for (i, (m, e)) in self.passed.iter_mut().enumerate().take(steps) {
                 out.push((format!("passed.{i}.mg"), m));
                 out.push((format!("passed.{i}.eg"), e));
             }
@@ -562,7 +568,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     }
     // King safety: units[c] are c's attacks on the other king.
     for ci in 0..2 {
-        let mut danger = (units[1 - ci] * units[1 - ci] / 64).min(500);
+        // Squared from at most 179 units, past which the danger is 500 anyway: no overflow under any
+        // weights the tuner tries.
+        let u = units[1 - ci].abs().min(179);
+        let mut danger = (u * u / 64).min(500);
         if attackers[1 - ci] < 2 {
             danger /= 2;
         }
@@ -875,7 +884,7 @@ mod tests {
 
     #[test]
     fn passed_pawns_by_hand() {
-        // d5 is passed, three steps from d2: PASSED[3] = (20, 45); the cell in front, d6, is 2 from the
+        // d5 is passed, three steps from d2: `passed[3]` = (20, 45); the cell in front, d6, is 2 from the
         // black king on e8 and 5 from the white king on e1: 3 · (5·2 − 2·5) = 0. The black king reaches
         // d8 at once: not unstoppable.
         assert_eq!(passed_terms("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"), ([20, 0], [45, 0]));
@@ -883,7 +892,7 @@ mod tests {
         assert_eq!(passed_terms("4k3/8/2p5/3P4/8/8/8/4K3 w - - 0 1"), ([0, 0], [0, 0]));
         // On e6, the other neighbouring file: the same.
         assert_eq!(passed_terms("4k3/8/4p3/3P4/8/8/8/4K3 w - - 0 1"), ([0, 0], [0, 0]));
-        // On f6 both are passed. Black's f6 is one step from f7: PASSED[1] = (5, 15); in front, f5 is
+        // On f6 both are passed. Black's f6 is one step from f7: `passed[1]` = (5, 15); in front, f5 is
         // 4 from the white king on e1 and 3 from the black king: 1 · (5·4 − 2·3) = 14. White's d5 as
         // above.
         assert_eq!(passed_terms("4k3/8/5p2/3P4/8/8/8/4K3 w - - 0 1"), ([20, 5], [45, 29]));
