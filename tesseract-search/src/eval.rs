@@ -178,7 +178,7 @@ impl Weights {
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
         // A pawn stands from its start row (step 0) to the row before its promotion (step side − 3).
-        let steps = (shape.geometry().side() as usize).saturating_sub(2);
+        let steps = shape.geometry().side().saturating_sub(2);
         let exists = |i: usize| Role::ALL[i].exists_in(dims);
         let moves = |i: usize| exists(i) && Role::ALL[i] != Role::King && !Role::ALL[i].is_pawn();
         let name = |i: usize| format!("{:?}", Role::ALL[i]);
