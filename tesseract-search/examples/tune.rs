@@ -13,7 +13,7 @@
 //!
 //! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
 //! after the first `--skip` plies, one every `--every` plies, with pawns on both sides and no check
-//! (`tune::Sample::of`). With an even `--skip` and `--every` (the defaults, 8 and 2), every sample has
+//! (`tune::samples_of_game`). With an even `--skip` and `--every` (the defaults, 8 and 2), every sample has
 //! White to move, so `tempo` fits White's average score rather than the move's worth: leave it out, or
 //! sample every ply.
 //!
@@ -26,11 +26,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use tesseract_board::{Color, Position, start};
-use tesseract_movegen::Legal;
+use tesseract_board::{Position, start};
 use tesseract_search::eval::{Evaluator, Weights};
 use tesseract_search::playout::{GameResult, Playout, Policy, game_seed};
-use tesseract_search::tune::{Sample, error, fit_scale, tune};
+use tesseract_search::tune::{Sample, error, fit_scale, samples_of_game, tune};
 
 #[derive(Parser, Debug)]
 #[command(about = "Fits the evaluation's weights to the results of seeded engine games (Texel tuning)")]
@@ -72,11 +71,6 @@ struct Args {
     only: Vec<String>,
 }
 
-/// The pieces on the board, kings included.
-fn pieces(pos: &Position) -> usize {
-    pos.piece_list(Color::White).len() + pos.piece_list(Color::Black).len()
-}
-
 /// Plays game `i` of the run and samples it: (i, the result's column (White wins, draws, Black wins), the
 /// samples).
 fn sampled_game(args: &Args, start: &Position, playout: &mut Playout, i: u64) -> (u64, usize, Vec<Sample>) {
@@ -86,21 +80,7 @@ fn sampled_game(args: &Args, start: &Position, playout: &mut Playout, i: u64) ->
         GameResult::Draw => (0.5, 1),
         GameResult::Black => (0.0, 2),
     };
-    // Quiet positions only: neither reached by a capture nor left by one (an exchange half made misstates
-    // the material).
-    let mut samples = Vec::new();
-    let mut pos = game.start().clone();
-    let mut captured = false;
-    for (ply, &m) in game.moves().iter().enumerate() {
-        let mut next = pos.clone();
-        next.play(m).expect("a game's moves are legal");
-        let captures = pieces(&next) < pieces(&pos);
-        if ply >= args.skip && ((ply - args.skip) as u64).is_multiple_of(args.every) && !captured && !captures {
-            samples.extend(Sample::of(&pos, result));
-        }
-        (pos, captured) = (next, captures);
-    }
-    (i, column, samples)
+    (i, column, samples_of_game(&game, result, args.skip, args.every as usize))
 }
 
 /// Runs the example, writing to standard output; a reader that goes away (`tune | head -1`) ends it

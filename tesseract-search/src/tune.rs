@@ -30,7 +30,9 @@
 //! ```
 
 use crate::eval::{Evaluator, Weights};
+use crate::game::Game;
 use tesseract_board::{Color, Position, Shape};
+use tesseract_movegen::Legal;
 
 /// A quiet position of a played game and the game's result.
 #[derive(Clone, Debug)]
@@ -59,6 +61,30 @@ impl Sample {
         }
         Some(Sample { position: pos.clone(), result })
     }
+}
+
+/// The samples of a played game that ended `result` for White: its quiet positions (neither reached by a
+/// capture nor left by one, since an exchange half made misstates the material; a promotion counts as
+/// quiet) from ply `skip` on, one every `every` plies (at least 1), each as [`Sample::of`] takes it.
+///
+/// # Panics
+/// When a move of `game` is not legal in its position (a [`Game`] holds legal moves only).
+pub fn samples_of_game(game: &Game, result: f64, skip: usize, every: usize) -> Vec<Sample> {
+    let pieces = |pos: &Position| pos.piece_list(Color::White).len() + pos.piece_list(Color::Black).len();
+    let every = every.max(1);
+    let mut samples = Vec::new();
+    let mut pos = game.start().clone();
+    let mut captured = false;
+    for (ply, &m) in game.moves().iter().enumerate() {
+        let mut next = pos.clone();
+        next.play(m).expect("a game's moves are legal");
+        let captures = pieces(&next) < pieces(&pos);
+        if ply >= skip && (ply - skip).is_multiple_of(every) && !captured && !captures {
+            samples.extend(Sample::of(&pos, result));
+        }
+        (pos, captured) = (next, captures);
+    }
+    samples
 }
 
 /// The expected score of an evaluation `eval` (centipawns, White's view) under the scale `k`.
@@ -270,6 +296,22 @@ mod tests {
         for ((name, a), (_, b)) in was.named(Shape::CHESS).into_iter().zip(now.named(Shape::CHESS)) {
             assert!(a == b || picked(&name), "{name} moved: {a} -> {b}");
         }
+    }
+
+    /// A game's samples: none past its end, none in check, both sides to move when every ply is
+    /// sampled, and White alone with an even skip and step (the tempo caveat of the `tune` example).
+    #[test]
+    fn a_games_samples() {
+        use crate::playout::{Playout, Policy};
+        let start = tesseract_board::start::chess();
+        let (game, _) = Playout::new(Policy::Nodes(60), Policy::Nodes(60)).with_max_plies(80).play_game(&start, 3);
+        let every_ply = samples_of_game(&game, 0.5, 0, 1);
+        assert!(!every_ply.is_empty() && every_ply.len() <= game.moves().len());
+        assert!(every_ply.iter().all(|s| !s.position.is_check() && s.result == 0.5));
+        assert!(every_ply.iter().any(|s| s.position.turn() == Color::Black));
+        let even = samples_of_game(&game, 0.5, 8, 2);
+        assert!(!even.is_empty() && even.iter().all(|s| s.position.turn() == Color::White));
+        assert!(samples_of_game(&game, 0.5, game.moves().len(), 1).is_empty());
     }
 
     #[test]
