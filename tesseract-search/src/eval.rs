@@ -182,6 +182,11 @@ impl Weights {
         let exists = |i: usize| Role::ALL[i].exists_in(dims);
         let moves = |i: usize| exists(i) && Role::ALL[i] != Role::King && !Role::ALL[i].is_pawn();
         let name = |i: usize| format!("{:?}", Role::ALL[i]);
+        // A (middlegame, endgame) pair as two parameters, `<name>.mg` and `<name>.eg`.
+        fn pair<'a>(out: &mut Vec<(String, &'a mut i32)>, name: String, mg: &'a mut i32, eg: &'a mut i32) {
+            out.push((format!("{name}.mg"), mg));
+            out.push((format!("{name}.eg"), eg));
+        }
         let mut out: Vec<(String, &mut i32)> = Vec::new();
         for (i, v) in self.values.iter_mut().enumerate() {
             if moves(i) {
@@ -190,19 +195,16 @@ impl Weights {
         }
         for (i, (m, e)) in self.centre.iter_mut().enumerate() {
             if exists(i) {
-                out.push((format!("centre.{}.mg", name(i)), m));
-                out.push((format!("centre.{}.eg", name(i)), e));
+                pair(&mut out, format!("centre.{}", name(i)), m, e);
             }
         }
         for (i, (m, e)) in self.mobility.iter_mut().enumerate() {
             if moves(i) {
-                out.push((format!("mobility.{}.mg", name(i)), m));
-                out.push((format!("mobility.{}.eg", name(i)), e));
+                pair(&mut out, format!("mobility.{}", name(i)), m, e);
             }
         }
         for (i, (m, e)) in self.advance.iter_mut().enumerate().take(steps).skip(1) {
-            out.push((format!("advance.{i}.mg"), m));
-            out.push((format!("advance.{i}.eg"), e));
+            pair(&mut out, format!("advance.{i}"), m, e);
         }
         for (i, a) in self.attack.iter_mut().enumerate() {
             if moves(i) {
@@ -213,8 +215,7 @@ impl Weights {
         out.push(("tempo".to_string(), &mut self.tempo));
         if dims == 2 {
             for (i, (m, e)) in self.passed.iter_mut().enumerate().take(steps) {
-                out.push((format!("passed.{i}.mg"), m));
-                out.push((format!("passed.{i}.eg"), e));
+                pair(&mut out, format!("passed.{i}"), m, e);
             }
             out.push(("passed_king.enemy".to_string(), &mut self.passed_king.0));
             out.push(("passed_king.own".to_string(), &mut self.passed_king.1));
