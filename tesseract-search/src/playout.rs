@@ -470,7 +470,7 @@ fn uniform_index(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// is the random playout of [`play_random`] from `start` with seed [`game_seed`]`(run_seed, k)`, capped at
 /// `max_plies`, written with the tags a game database has and, depending on `k % 4`, no annotations, a
 /// clock comment on every move (`{ [%clk 0:02:57] }`, as online servers write them), NAGs and comments
-/// every few moves, or a variation (another legal move, in the notation [`crate::san`] writes) at a random
+/// every few moves, or a variation (another legal move, in the notation [`tesseract_movegen::san`] writes) at a random
 /// ply. A pure function of its arguments, like the playouts.
 ///
 /// # Examples
