@@ -277,6 +277,19 @@ fn read(c: &mut Criterion) {
             })
         });
     }
+    // The same visitor with every game cut out of the text before it is read (the reader before games were
+    // read in place): what reading in place saves.
+    group.bench_function("tesseract visitor, moves, every game cut first (read_ahead(0))", |b| {
+        b.iter(|| {
+            let mut reader = PgnReader::new(black_box(text.as_bytes())).read_ahead(0);
+            let mut visitor = Moves::new(false);
+            let mut n = 0;
+            while let Some(game) = reader.read_game(&mut visitor) {
+                n += usize::from(game.is_ok());
+            }
+            assert_eq!(n, GAMES as usize);
+        })
+    });
     group.bench_function("tesseract PgnReader, tags only", |b| {
         b.iter(|| {
             let n = PgnReader::new(black_box(text.as_bytes())).read_movetext(false).filter(Result::is_ok).count();

@@ -874,3 +874,163 @@ fn game_cutter_weighs_a_false_byte_order_mark_at_its_line_end() {
         assert_eq!(whole.len(), 2, "{text:?}: {whole:?}");
     }
 }
+
+/// A visitor that writes down every call of every game, in one log that no game resets: reading in place
+/// and the cut reading must tell it the same calls, none twice.
+#[derive(Default)]
+struct Log(Vec<String>, bool);
+
+impl Visitor for Log {
+    type Output = ();
+
+    fn begin_game(&mut self) {
+        self.0.push("begin".to_string());
+        self.1 = false;
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        self.0.push(format!("tag {name}={value}"));
+        self.1 |= name == "White";
+    }
+
+    fn begin_movetext(&mut self, start: &Position) -> Skip {
+        self.0.push(format!("start {}", start.fen()));
+        // The moves of games with a White tag skipped, as a tags-only reader skips them.
+        Skip(self.1)
+    }
+
+    fn play(&mut self, before: &Position, m: tesseract_board::Move) {
+        self.0.push(format!("play {}", TextMove::from_move(m, before)));
+    }
+
+    fn reached(&mut self, after: &Position) {
+        self.0.push(format!("reached {:x}", after.hash()));
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.0.push(format!("comment {text}"));
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.0.push(format!("nag {nag}"));
+    }
+
+    fn wants_variations(&self) -> bool {
+        true
+    }
+
+    fn variation(&mut self, raw: &str) {
+        self.0.push(format!("variation {raw}"));
+    }
+
+    fn end_game(&mut self, result: GameResult) {
+        self.0.push(format!("end {result}"));
+    }
+}
+
+/// Pieces of PGN text: plain games (which are read in place) mixed with everything the cutter reads its
+/// own way (`;` and `%` lines, strings, brackets, byte-order marks, results with more after them on their
+/// line, bytes that are not UTF-8 are added by the test).
+const IN_PLACE_PIECES: &[&str] = &[
+    "[Event \"a\"]\n",
+    "[White \"b\"]\n",
+    "[Result \"1-0\"]\n",
+    "\n",
+    "\n\n",
+    " ",
+    "1. e4 ",
+    "e5 ",
+    "2. Nf3 ",
+    "Nc6 ",
+    "3. Bb5 ",
+    "a6 ",
+    "{ [%clk 0:01:00] } ",
+    "{ over\nlines } ",
+    "$1 ",
+    "!? ",
+    "(2. d4 d5) ",
+    "(1... c5 (1... e6)) ",
+    "1-0\n",
+    "0-1\n",
+    "1/2-1/2\n",
+    "*\n",
+    "1-0",
+    "*",
+    "1-0 ",
+    "Ke2 ",
+    "Qh5 ",
+    "[Event \"c\"] [Site \"d\"]\n",
+    ";x\n",
+    "%y\n",
+    "\"s\"",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    "\u{feff}",
+    "é",
+    "\r\n",
+    "\t",
+    "[Event \"x\"] {\n",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// Reading in place gives what the cut reading gives (`read_ahead(0)`): the same games and errors, in
+    /// the same order, and the same calls to a visitor in the same order (none twice), whatever the text
+    /// ahead (from a byte, which makes nearly every game give way to the cut reading, to the default), the
+    /// source's pieces and the cap.
+    #[test]
+    fn reading_in_place_gives_what_the_cut_reading_gives(
+        pieces in prop::collection::vec(0..IN_PLACE_PIECES.len() + 1, 0..120),
+        ahead in prop::sample::select(vec![1usize, 3, 16, 64, 300, 32 << 10]),
+        buffer in prop::sample::select(vec![1usize, 7, 64, 8192]),
+        cap in prop::sample::select(vec![40usize, 200, usize::MAX]),
+    ) {
+        // The index past the pieces stands for a byte that is not UTF-8.
+        let text: Vec<u8> = pieces
+            .iter()
+            .flat_map(|&k| IN_PLACE_PIECES.get(k).map_or(&[0xff_u8][..], |p| p.as_bytes()).iter().copied())
+            .collect();
+        let reader = |ahead| {
+            PgnReader::new(BufReader::with_capacity(buffer, &text[..])).read_ahead(ahead).max_game_bytes(cap)
+        };
+        let cut: Vec<_> = reader(0).collect();
+        let in_place: Vec<_> = reader(ahead).collect();
+        prop_assert!(in_place == cut, "{:?}", String::from_utf8_lossy(&text));
+        let log = |ahead| {
+            let (mut reader, mut log) = (reader(ahead), Log::default());
+            let results: Vec<_> = std::iter::from_fn(|| reader.read_game(&mut log)).collect();
+            (results, log.0)
+        };
+        let (cut_results, cut_log) = log(0);
+        let (results, in_place_log) = log(ahead);
+        prop_assert!(results == cut_results, "{:?}", String::from_utf8_lossy(&text));
+        // Over the cap, a game that gave way may have told its first calls before its error.
+        if cut_results.iter().all(|r| r.as_ref().is_ok() || !matches!(r.as_ref().unwrap_err().kind, PgnErrorKind::GameTooLong { .. })) {
+            prop_assert_eq!(in_place_log, cut_log, "{:?}", String::from_utf8_lossy(&text));
+        }
+    }
+}
+
+/// Plain games are read in place and give what the cut reading gives: the python-chess corpus, in pieces
+/// of every size from the source and with text ahead of every size.
+#[test]
+fn the_corpus_reads_the_same_in_place() {
+    let cut: Vec<_> = PgnReader::new(CORPUS.as_bytes()).read_ahead(0).collect();
+    assert!(cut.len() >= 300 && cut.iter().all(Result::is_ok));
+    for (ahead, buffer) in [(1, 4096), (100, 7), (1000, 64), (32 << 10, 8192)] {
+        let in_place: Vec<_> =
+            PgnReader::new(BufReader::with_capacity(buffer, CORPUS.as_bytes())).read_ahead(ahead).collect();
+        assert!(in_place == cut, "text ahead {ahead}, pieces of {buffer}");
+    }
+    // Games that all give way to the cut reading late (a `%` line before the result): after 16 of them the
+    // reader reads the cut way alone, and the games are the same.
+    let late = "[Event \"x\"]\n1. e4 e5 2. Nf3 Nc6 { note }\n%escape\n3. Bb5 1-0\n\n".repeat(100);
+    let cut: Vec<_> = PgnReader::new(late.as_bytes()).read_ahead(0).collect();
+    assert!(cut.len() == 100 && cut.iter().all(|g| g.as_ref().is_ok_and(|g| g.moves.len() == 5)));
+    assert!(PgnReader::new(late.as_bytes()).collect::<Vec<_>>() == cut);
+}

@@ -129,6 +129,29 @@ impl GameCutter {
         self.line
     }
 
+    /// Whether the cutter stands where a game's text starts afresh: at the start of the stream or just after
+    /// a [`Cut::AfterLine`] cut (or after [`GameCutter::skip_lines`]), nothing of a game read yet.
+    pub(super) fn at_game_start(&self) -> bool {
+        self.column0
+            && self.leading
+            && self.bom == 0
+            && !self.skip_line
+            && !self.in_comment
+            && !self.in_string
+            && !self.escape
+            && self.depth == 0
+            && !self.seen_movetext
+            && !self.ended
+            && !self.in_word
+    }
+
+    /// Counts `lines` lines read elsewhere, from a game start to another (text the cutter would have cut
+    /// after, at [`Cut::AfterLine`]): the cutter stays at a game start.
+    pub(super) fn skip_lines(&mut self, lines: usize) {
+        debug_assert!(self.at_game_start());
+        self.line += lines;
+    }
+
     /// Whether the current game's movetext has begun, outside a comment: a tag line now would start the
     /// next game.
     pub fn in_movetext(&self) -> bool {

@@ -41,6 +41,9 @@ pub(super) struct Lexer<'a> {
     text: &'a str,
     i: usize,
     line: usize,
+    /// Something was read past that a [`GameCutter`](super::GameCutter) reads its own way (a byte-order
+    /// mark, a `%` line, a `;` comment): the reader's in-place reading gives way to the cut one.
+    pub(super) unusual: bool,
 }
 
 /// The words of a comment's raw text separated by single spaces, as a game keeps it; a `}` (which a `;`
@@ -79,12 +82,35 @@ static SYMBOL: [bool; 256] = {
 impl<'a> Lexer<'a> {
     /// A lexer of `text` from byte `at` (a token's start), on line `line`.
     pub(super) fn new(text: &'a str, at: usize, line: usize) -> Lexer<'a> {
-        Lexer { text, i: at, line }
+        Lexer { text, i: at, line, unusual: false }
     }
 
     /// Where the next token is looked for, and its line.
     pub(super) fn at(&self) -> (usize, usize) {
         (self.i, self.line)
+    }
+
+    /// Whether the lexer has read to the end of its text.
+    pub(super) fn at_end(&self) -> bool {
+        self.i >= self.text.len()
+    }
+
+    /// Whether only white space stands before byte `at` on its line.
+    pub(super) fn leads_its_line(&self, at: usize) -> bool {
+        let before = &self.text.as_bytes()[..at];
+        before.iter().rev().take_while(|&&c| c != b'\n').all(u8::is_ascii_whitespace)
+    }
+
+    /// Where the line ends when only white space is left on it: just past its `\n`, or at the text's end
+    /// without one (`false`); `None` when a token follows on the line.
+    pub(super) fn blank_to_line_end(&self) -> Option<(usize, bool)> {
+        let b = self.text.as_bytes();
+        let blank = b[self.i..].iter().take_while(|&&c| c != b'\n' && c.is_ascii_whitespace()).count();
+        match b.get(self.i + blank) {
+            Some(b'\n') => Some((self.i + blank + 1, true)),
+            Some(_) => None,
+            None => Some((b.len(), false)),
+        }
     }
 
     /// Skips white space (and byte-order marks, and lines starting with `%`) up to the next token's first
@@ -108,9 +134,13 @@ impl<'a> Lexer<'a> {
                     self.i += 1;
                 }
                 c if c.is_ascii_whitespace() => self.i += 1,
-                0xef if b[self.i..].starts_with(BOM) => self.i += BOM.len(),
+                0xef if b[self.i..].starts_with(BOM) => {
+                    self.unusual = true;
+                    self.i += BOM.len();
+                }
                 // A line starting with `%`: skipped.
                 b'%' if self.i == 0 || b[self.i - 1] == b'\n' => {
+                    self.unusual = true;
                     self.i += memchr::memchr(b'\n', &b[self.i..]).unwrap_or(b.len() - self.i);
                 }
                 c => return Some(c),
@@ -168,6 +198,7 @@ impl<'a> Lexer<'a> {
                 Tok::Comment(body)
             }
             b';' => {
+                self.unusual = true;
                 let len = memchr::memchr(b'\n', &b[self.i..]).unwrap_or(b.len() - self.i);
                 let body = &self.text[self.i..self.i + len];
                 self.i += len;

@@ -688,6 +688,7 @@ mod cutter;
 mod lexer;
 mod reader;
 mod visitor;
+mod window;
 
 pub use cutter::{Cut, GameCutter, Scan};
 pub use reader::*;

@@ -1,5 +1,6 @@
 //! Reading games from any `BufRead`: the reader, its parallel form, the parser.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::BufRead;
 
@@ -9,8 +10,14 @@ use crate::rules::Legal;
 
 use super::cutter::{Cut, GameCutter, Scan};
 use super::lexer::{Lexed, Lexer, Plain, Tok, normalize};
-use super::visitor::{GameBuilder, Visitor};
+use super::visitor::{GameBuilder, Skip, Visitor};
+use super::window::{DEFAULT_AHEAD, Window};
 use super::{GameResult, PgnError, PgnErrorKind, PgnGame, Variant, valid_tag_name};
+
+/// How far games that give way to the cut reading may outnumber games read in place before a reader
+/// reads the rest of its text the cut way alone: a text whose games are rarely plain is then not read
+/// twice over.
+const GIVE_UP: u32 = 16;
 
 /// The most bytes of one game's text a [`PgnReader`] holds, unless [`PgnReader::max_game_bytes`] says
 /// otherwise: 16 MiB, as much as the whole files the workspace's `play` example reads, far more than any
@@ -55,7 +62,16 @@ fn extend_capped(buf: &mut Vec<u8>, bytes: &[u8], max: usize) {
 /// # let _ = PgnErrorKind::UnclosedVariation;
 /// ```
 pub struct PgnReader<R> {
-    source: R,
+    source: Window<R>,
+    /// The text ahead a game is read in place from, when the cutter stands at a game's start (see
+    /// [`PgnReader::read_in_place`]).
+    ahead: usize,
+    /// The calls a game read in place made before it gave way to the cut reading, which reads the game
+    /// again without making them twice.
+    told: Option<Told>,
+    /// How far games that gave way (after telling the visitor something) outnumber games read in place:
+    /// at [`GIVE_UP`], the rest of the text is read the cut way.
+    gave_way: u32,
     splitter: GameCutter,
     /// The text of the game being read (none while an over-long one is read past).
     chunk: Vec<u8>,
@@ -123,7 +139,7 @@ impl Current {
         visitor: &mut V,
         pos: &mut Option<Position>,
     ) -> Option<Result<V::Output, PgnError>> {
-        let mut parser = Parser { lex: Lexer::new(&self.text, self.at, self.line), peeked: None };
+        let mut parser = Parser { lex: Lexer::new(&self.text, self.at, self.line), peeked: None, strict: None };
         let read = parser.game(number, visitor, pos);
         if read.is_err() {
             parser.skip_game();
@@ -213,7 +229,10 @@ impl<R: BufRead> PgnReader<R> {
     /// A reader of the games in `source`.
     pub fn new(source: R) -> PgnReader<R> {
         PgnReader {
-            source,
+            source: Window::new(source),
+            ahead: DEFAULT_AHEAD,
+            told: None,
+            gave_way: 0,
             splitter: GameCutter::new(),
             chunk: Vec::new(),
             spare: Vec::new(),
@@ -274,6 +293,31 @@ impl<R: BufRead> PgnReader<R> {
     #[must_use]
     pub fn max_game_bytes(mut self, max: usize) -> PgnReader<R> {
         self.max_game_bytes = max;
+        self
+    }
+
+    /// How much text ahead the reader keeps to read games in place (32 KiB by default; `0` reads every game
+    /// the cut way). A game is read in place, straight from the reader's buffer, when it is a plain one
+    /// (tag lines, movetext of moves, move numbers, NAGs, comments in braces and variations, a result at
+    /// the end of its line) within the text ahead: that saves a pass over its bytes to find where it ends.
+    /// Any other game is cut out of the text first (see [`GameCutter`]) and then read; when such games
+    /// outnumber plain ones by 16, the rest of the text is read the cut way alone. Both ways give the same
+    /// games and errors and tell a visitor the same calls (a game that the cut reading finds over the cap
+    /// may have been told its first calls before its error). The option is for measuring and testing the
+    /// two ways; the default suits any text.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::PgnReader;
+    /// let text = "[Event \"a\"]\n1. e4 e5 1-0\n1. d4 { a note\n; not a comment } d5 *\n";
+    /// let in_place: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    /// let cut: Vec<_> = PgnReader::new(text.as_bytes()).read_ahead(0).collect();
+    /// assert_eq!(in_place, cut);
+    /// assert_eq!(in_place.len(), 2);
+    /// ```
+    #[must_use]
+    pub fn read_ahead(mut self, bytes: usize) -> PgnReader<R> {
+        self.ahead = bytes;
         self
     }
 
@@ -342,7 +386,14 @@ impl<R: BufRead> PgnReader<R> {
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Result<V::Output, PgnError>> {
         loop {
             if let Some(current) = &mut self.current {
-                match current.next_game(self.games + 1, visitor, &mut self.scratch) {
+                let read = match self.told.take() {
+                    Some(told) => {
+                        let mut muted = Muted { inner: &mut *visitor, left: told.calls, skip: told.skip };
+                        current.next_game(self.games + 1, &mut muted, &mut self.scratch)
+                    }
+                    None => current.next_game(self.games + 1, visitor, &mut self.scratch),
+                };
+                match read {
                     Some(read) => {
                         self.games += 1;
                         return Some(read);
@@ -358,11 +409,91 @@ impl<R: BufRead> PgnReader<R> {
                     self.current = Some(Current { text: into_text(text), at: 0, line: first_line });
                 }
                 Some(Pending::Error { line, kind }) => {
+                    // A game that gave way to the cut reading may fail there (over the cap): it ends here.
+                    self.told = None;
                     self.games += 1;
                     return Some(Err(PgnError { game: self.games, line, ply: None, kind }));
                 }
                 None if self.done => return None,
+                None if self.ahead > 0 && self.gave_way < GIVE_UP && self.told.is_none() && self.at_game_start() => {
+                    match self.read_in_place(visitor) {
+                        InPlace::Game(read) => {
+                            self.gave_way = self.gave_way.saturating_sub(1);
+                            return read;
+                        }
+                        InPlace::Cut(told) => {
+                            self.gave_way += u32::from(told.is_some());
+                            self.told = told;
+                            self.read_some();
+                        }
+                    }
+                }
                 None => self.read_some(),
+            }
+        }
+    }
+
+    /// Whether the next game's text starts afresh where the source stands: no text held, the cutter at a
+    /// game's start.
+    fn at_game_start(&self) -> bool {
+        self.chunk.is_empty() && !self.skipping && self.splitter.at_game_start()
+    }
+
+    /// Reads the next game where it stands in the text ahead, without cutting it out first: the cutter's
+    /// pass over the bytes is saved when the game is one whose end the reading itself tells exactly. That
+    /// is a game of plain tag lines (`[Name "value"]` alone on its line) and movetext of moves, move
+    /// numbers, NAGs, comments in braces and variations, that ends with a result alone at the end of its
+    /// line (or at the end of the source), within the text ahead and the cap: the cutter would cut it just
+    /// there. Anything else (another token, an error, the end of the text ahead) makes the reading give
+    /// way, before telling the visitor anything of it; the cut reading then reads the game again, and
+    /// [`Muted`] keeps the visitor from being told twice what it was told.
+    fn read_in_place<V: Visitor>(&mut self, visitor: &mut V) -> InPlace<V::Output> {
+        let line = self.splitter.line();
+        let (ahead, last) = self.source.ahead(self.ahead);
+        let mut end = ahead.len().min(self.max_game_bytes);
+        while !ahead.is_char_boundary(end) {
+            end -= 1;
+        }
+        let last = last && end == ahead.len();
+        let stopped = Cell::new(false);
+        let mut told = Told { calls: 0, skip: None };
+        let mut watched = Watched { inner: visitor, stopped: &stopped, told: &mut told };
+        let strict = Strict { last, stopped: &stopped };
+        let mut parser = Parser { lex: Lexer::new(&ahead[..end], 0, line), peeked: None, strict: Some(strict) };
+        let read = parser.game(self.games + 1, &mut watched, &mut self.scratch);
+        if stopped.get() {
+            return InPlace::Cut(Some(told).filter(|t| t.calls > 0));
+        }
+        let (consumed, next_line) = match read {
+            Err(_) => return InPlace::Cut(Some(told).filter(|t| t.calls > 0)),
+            // No game in the rest of the source.
+            Ok(None) => {
+                let (at, line) = parser.lex.at();
+                debug_assert!(last && at == end);
+                (at, line)
+            }
+            // The parser checked that the line ends after the result (`Parser::ends_game`).
+            Ok(Some(_)) => match parser.lex.blank_to_line_end() {
+                Some((at, true)) => (at, parser.lex.at().1 + 1),
+                Some((at, false)) => (at, parser.lex.at().1),
+                None => unreachable!("a game read in place ends its line"),
+            },
+        };
+        let output = match read {
+            Ok(Some(output)) => output,
+            _ => None,
+        };
+        self.source.consume_text(consumed);
+        self.splitter.skip_lines(next_line - line);
+        self.first_line = next_line;
+        match output {
+            Some(output) => {
+                self.games += 1;
+                InPlace::Game(Some(Ok(output)))
+            }
+            None => {
+                self.done = true;
+                InPlace::Game(None)
             }
         }
     }
@@ -628,21 +759,261 @@ where
     }
 }
 
+/// What a game read in place ([`PgnReader::read_in_place`]) came to: the game (or the end of the source),
+/// or giving way to the cut reading, with what the visitor was told before.
+enum InPlace<O> {
+    Game(Option<Result<O, PgnError>>),
+    Cut(Option<Told>),
+}
+
+/// How many calls a visitor was told of a game read in place before the reading gave way, and its answer
+/// to [`Visitor::begin_movetext`] if it was asked.
+#[derive(Copy, Clone, Debug)]
+struct Told {
+    calls: usize,
+    skip: Option<Skip>,
+}
+
+/// A visitor told of a game read in place: each call is passed on and counted until the reading stops
+/// (gives way to the cut reading), after which nothing is passed on.
+struct Watched<'v, 'c, V> {
+    inner: &'v mut V,
+    stopped: &'c Cell<bool>,
+    told: &'c mut Told,
+}
+
+impl<V> Watched<'_, '_, V> {
+    /// Whether a call is passed on (and counted).
+    fn on(&mut self) -> bool {
+        let on = !self.stopped.get();
+        self.told.calls += usize::from(on);
+        on
+    }
+}
+
+impl<V: Visitor> Visitor for Watched<'_, '_, V> {
+    type Output = Option<V::Output>;
+
+    fn begin_game(&mut self) {
+        if self.on() {
+            self.inner.begin_game();
+        }
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        if self.on() {
+            self.inner.tag(name, value);
+        }
+    }
+
+    fn begin_movetext(&mut self, start: &Position) -> Skip {
+        if !self.on() {
+            return Skip(true);
+        }
+        let skip = self.inner.begin_movetext(start);
+        self.told.skip = Some(skip);
+        skip
+    }
+
+    fn play(&mut self, before: &Position, m: Move) {
+        if self.on() {
+            self.inner.play(before, m);
+        }
+    }
+
+    fn reached(&mut self, after: &Position) {
+        if self.on() {
+            self.inner.reached(after);
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.on() {
+            self.inner.comment(text);
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if self.on() {
+            self.inner.nag(nag);
+        }
+    }
+
+    fn wants_variations(&self) -> bool {
+        self.inner.wants_variations()
+    }
+
+    fn variation(&mut self, raw: &str) {
+        if self.on() {
+            self.inner.variation(raw);
+        }
+    }
+
+    fn end_game(&mut self, result: GameResult) -> Option<V::Output> {
+        self.on().then(|| self.inner.end_game(result))
+    }
+}
+
+/// A visitor told of a game read again the cut way: its first `left` calls, which a reading in place made
+/// already ([`Told`]), are not passed on again.
+struct Muted<'v, V> {
+    inner: &'v mut V,
+    left: usize,
+    skip: Option<Skip>,
+}
+
+impl<V> Muted<'_, V> {
+    /// Whether a call is passed on.
+    fn on(&mut self) -> bool {
+        let muted = self.left > 0;
+        self.left -= usize::from(muted);
+        !muted
+    }
+}
+
+impl<V: Visitor> Visitor for Muted<'_, V> {
+    type Output = V::Output;
+
+    fn begin_game(&mut self) {
+        if self.on() {
+            self.inner.begin_game();
+        }
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        if self.on() {
+            self.inner.tag(name, value);
+        }
+    }
+
+    fn begin_movetext(&mut self, start: &Position) -> Skip {
+        match self.on() {
+            true => self.inner.begin_movetext(start),
+            false => self.skip.unwrap_or_default(),
+        }
+    }
+
+    fn play(&mut self, before: &Position, m: Move) {
+        if self.on() {
+            self.inner.play(before, m);
+        }
+    }
+
+    fn reached(&mut self, after: &Position) {
+        if self.on() {
+            self.inner.reached(after);
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.on() {
+            self.inner.comment(text);
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if self.on() {
+            self.inner.nag(nag);
+        }
+    }
+
+    fn wants_variations(&self) -> bool {
+        self.inner.wants_variations()
+    }
+
+    fn variation(&mut self, raw: &str) {
+        if self.on() {
+            self.inner.variation(raw);
+        }
+    }
+
+    fn end_game(&mut self, result: GameResult) -> V::Output {
+        debug_assert_eq!(self.left, 0, "a game read in place never told its end");
+        self.inner.end_game(result)
+    }
+}
+
+/// The watch a parser keeps while it reads a game in place: whether its text is the last of the source,
+/// and where it says it stopped (and gave way to the cut reading).
+struct Strict<'c> {
+    last: bool,
+    stopped: &'c Cell<bool>,
+}
+
 struct Parser<'a> {
     lex: Lexer<'a>,
     peeked: Option<Lexed<'a>>,
+    /// Reading a game in place: every token is checked to be one the cutter reads as the lexer does.
+    strict: Option<Strict<'a>>,
 }
 
 impl<'a> Parser<'a> {
+    #[inline]
     fn next(&mut self) -> Option<Lexed<'a>> {
-        self.peeked.take().or_else(|| self.lex.next_token())
+        match self.peeked.take() {
+            Some(t) => Some(t),
+            None => {
+                let t = self.lex.next_token();
+                self.checked(t)
+            }
+        }
     }
 
+    #[inline]
     fn peek(&mut self) -> Option<&Lexed<'a>> {
         if self.peeked.is_none() {
-            self.peeked = self.lex.next_token();
+            let t = self.lex.next_token();
+            self.peeked = self.checked(t);
         }
         self.peeked.as_ref()
+    }
+
+    /// A token just read, or `None` when reading in place stops at it (see [`PgnReader::read_in_place`]):
+    /// after an error, at a token the cutter reads its own way or may read on (one that touches the end
+    /// of the text ahead), at the end of that text unless the source ends there; a `[` not alone at the
+    /// start of its line, a `]` with more after it on its line. Once stopped, every token is `None`.
+    #[inline(always)]
+    fn checked(&mut self, t: Option<Lexed<'a>>) -> Option<Lexed<'a>> {
+        let Some(strict) = &self.strict else { return t };
+        let stop = self.stops()
+            || match &t {
+                None | Some(Err(_)) => !strict.last || t.is_some(),
+                Some(Ok((Tok::LBracket, _))) => !self.lex.leads_its_line(self.lex.at().0 - 1),
+                Some(Ok((Tok::RBracket, _))) => self.lex.blank_to_line_end().is_none(),
+                Some(Ok(_)) => false,
+            };
+        if stop {
+            return self.stop();
+        }
+        t
+    }
+
+    /// Whether reading in place stops at the token just read, whatever it is: it stopped before, or the
+    /// lexer read past something the cutter reads its own way, or to the end of the text ahead.
+    #[inline(always)]
+    fn stops(&self) -> bool {
+        self.strict
+            .as_ref()
+            .is_some_and(|strict| strict.stopped.get() || self.lex.unusual || (self.lex.at_end() && !strict.last))
+    }
+
+    /// Stops reading in place: no more tokens.
+    #[cold]
+    fn stop<T>(&self) -> Option<T> {
+        if let Some(strict) = &self.strict {
+            strict.stopped.set(true);
+        }
+        None
+    }
+
+    /// A game just read its result: when it is read in place, the reading stops unless nothing follows the
+    /// result on its line (the cutter cuts after that line alone).
+    fn ends_game(&mut self) {
+        if let Some(strict) = &self.strict
+            && self.lex.blank_to_line_end().is_none_or(|(_, newline)| !newline && !strict.last)
+        {
+            strict.stopped.set(true);
+        }
     }
 
     /// The next token of movetext and its line, move numbers read past: moves straight from the lexer
@@ -652,6 +1023,7 @@ impl<'a> Parser<'a> {
         loop {
             let plain = if self.peeked.is_none() { self.lex.plain() } else { None };
             return match plain {
+                Some(_) if self.stops() => self.stop(),
                 Some(Plain::Number) => continue,
                 Some(Plain::Symbol(s, line)) => Some(Ok((Tok::Symbol(s), line))),
                 None => self.next(),
@@ -764,6 +1136,7 @@ impl<'a> Parser<'a> {
                 Tok::Symbol(s) => {
                     if let Some(r) = GameResult::parse(s) {
                         termination = Some(r);
+                        self.ends_game();
                         break;
                     }
                     let digits = s.bytes().all(|c| c.is_ascii_digit());
@@ -806,6 +1179,7 @@ impl<'a> Parser<'a> {
                 Tok::Close => return Err(err(line, ply, PgnErrorKind::UnmatchedParenthesis)),
                 Tok::Star => {
                     termination = Some(GameResult::Unknown);
+                    self.ends_game();
                     break;
                 }
                 Tok::LBracket => return Err(err(line, ply, PgnErrorKind::Unexpected('['))),
@@ -850,11 +1224,13 @@ impl<'a> Parser<'a> {
                 _ if depth > 0 => None,
                 Tok::Star => {
                     termination = Some(GameResult::Unknown);
+                    self.ends_game();
                     break;
                 }
                 Tok::Symbol(s) => match GameResult::parse(s) {
                     Some(r) => {
                         termination = Some(r);
+                        self.ends_game();
                         break;
                     }
                     None => {
