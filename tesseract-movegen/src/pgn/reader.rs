@@ -388,8 +388,11 @@ impl<R: BufRead> PgnReader<R> {
             if let Some(current) = &mut self.current {
                 let read = match self.told.take() {
                     Some(told) => {
-                        let mut muted = Muted { inner: &mut *visitor, left: told.calls, skip: told.skip };
-                        current.next_game(self.games + 1, &mut muted, &mut self.scratch)
+                        let mut muted = Gated { inner: &mut *visitor, gate: Gate::Mute(told) };
+                        let read = current.next_game(self.games + 1, &mut muted, &mut self.scratch);
+                        // The cut reading reads on past every call the reading in place made, to the game's end.
+                        debug_assert!(!matches!(read, Some(Ok(None))), "a game read again never told its end");
+                        read.and_then(Result::transpose)
                     }
                     None => current.next_game(self.games + 1, visitor, &mut self.scratch),
                 };
@@ -446,7 +449,7 @@ impl<R: BufRead> PgnReader<R> {
     /// line (or at the end of the source), within the text ahead and the cap: the cutter would cut it just
     /// there. Anything else (another token, an error, the end of the text ahead) makes the reading give
     /// way, before telling the visitor anything of it; the cut reading then reads the game again, and
-    /// [`Muted`] keeps the visitor from being told twice what it was told.
+    /// [`Gate::Mute`] keeps the visitor from being told twice what it was told.
     fn read_in_place<V: Visitor>(&mut self, visitor: &mut V) -> InPlace<V::Output> {
         let line = self.splitter.line();
         let (ahead, last) = self.source.ahead(self.ahead);
@@ -457,7 +460,7 @@ impl<R: BufRead> PgnReader<R> {
         let last = last && end == ahead.len();
         let stopped = Cell::new(false);
         let mut told = Told { calls: 0, skip: None };
-        let mut watched = Watched { inner: visitor, stopped: &stopped, told: &mut told };
+        let mut watched = Gated { inner: visitor, gate: Gate::Watch { stopped: &stopped, told: &mut told } };
         let strict = Strict { last, stopped: &stopped };
         let mut parser = Parser { lex: Lexer::new(&ahead[..end], 0, line), peeked: None, strict: Some(strict) };
         let read = parser.game(self.games + 1, &mut watched, &mut self.scratch);
@@ -774,24 +777,42 @@ struct Told {
     skip: Option<Skip>,
 }
 
-/// A visitor told of a game read in place: each call is passed on and counted until the reading stops
-/// (gives way to the cut reading), after which nothing is passed on.
-struct Watched<'v, 'c, V> {
-    inner: &'v mut V,
-    stopped: &'c Cell<bool>,
-    told: &'c mut Told,
+/// What lets a visitor's calls through a [`Gated`] visitor.
+enum Gate<'c> {
+    /// A game read in place: every call passes, counted, until the reading stops (gives way to the cut
+    /// reading); after that none does.
+    Watch { stopped: &'c Cell<bool>, told: &'c mut Told },
+    /// The same game read again the cut way: the calls it was told already do not pass again, and
+    /// [`Visitor::begin_movetext`] answers what the visitor answered.
+    Mute(Told),
 }
 
-impl<V> Watched<'_, '_, V> {
-    /// Whether a call is passed on (and counted).
+/// A visitor that passes on the calls its [`Gate`] lets through; the end of a game that did not pass gives
+/// `None`.
+struct Gated<'v, 'c, V> {
+    inner: &'v mut V,
+    gate: Gate<'c>,
+}
+
+impl<V> Gated<'_, '_, V> {
+    /// Whether a call passes.
     fn on(&mut self) -> bool {
-        let on = !self.stopped.get();
-        self.told.calls += usize::from(on);
-        on
+        match &mut self.gate {
+            Gate::Watch { stopped, told } => {
+                let on = !stopped.get();
+                told.calls += usize::from(on);
+                on
+            }
+            Gate::Mute(told) => {
+                let muted = told.calls > 0;
+                told.calls -= usize::from(muted);
+                !muted
+            }
+        }
     }
 }
 
-impl<V: Visitor> Visitor for Watched<'_, '_, V> {
+impl<V: Visitor> Visitor for Gated<'_, '_, V> {
     type Output = Option<V::Output>;
 
     fn begin_game(&mut self) {
@@ -808,10 +829,15 @@ impl<V: Visitor> Visitor for Watched<'_, '_, V> {
 
     fn begin_movetext(&mut self, start: &Position) -> Skip {
         if !self.on() {
-            return Skip(true);
+            return match &self.gate {
+                Gate::Watch { .. } => Skip(true),
+                Gate::Mute(told) => told.skip.unwrap_or_default(),
+            };
         }
         let skip = self.inner.begin_movetext(start);
-        self.told.skip = Some(skip);
+        if let Gate::Watch { told, .. } = &mut self.gate {
+            told.skip = Some(skip);
+        }
         skip
     }
 
@@ -851,85 +877,6 @@ impl<V: Visitor> Visitor for Watched<'_, '_, V> {
 
     fn end_game(&mut self, result: GameResult) -> Option<V::Output> {
         self.on().then(|| self.inner.end_game(result))
-    }
-}
-
-/// A visitor told of a game read again the cut way: its first `left` calls, which a reading in place made
-/// already ([`Told`]), are not passed on again.
-struct Muted<'v, V> {
-    inner: &'v mut V,
-    left: usize,
-    skip: Option<Skip>,
-}
-
-impl<V> Muted<'_, V> {
-    /// Whether a call is passed on.
-    fn on(&mut self) -> bool {
-        let muted = self.left > 0;
-        self.left -= usize::from(muted);
-        !muted
-    }
-}
-
-impl<V: Visitor> Visitor for Muted<'_, V> {
-    type Output = V::Output;
-
-    fn begin_game(&mut self) {
-        if self.on() {
-            self.inner.begin_game();
-        }
-    }
-
-    fn tag(&mut self, name: &str, value: &str) {
-        if self.on() {
-            self.inner.tag(name, value);
-        }
-    }
-
-    fn begin_movetext(&mut self, start: &Position) -> Skip {
-        match self.on() {
-            true => self.inner.begin_movetext(start),
-            false => self.skip.unwrap_or_default(),
-        }
-    }
-
-    fn play(&mut self, before: &Position, m: Move) {
-        if self.on() {
-            self.inner.play(before, m);
-        }
-    }
-
-    fn reached(&mut self, after: &Position) {
-        if self.on() {
-            self.inner.reached(after);
-        }
-    }
-
-    fn comment(&mut self, text: &str) {
-        if self.on() {
-            self.inner.comment(text);
-        }
-    }
-
-    fn nag(&mut self, nag: u8) {
-        if self.on() {
-            self.inner.nag(nag);
-        }
-    }
-
-    fn wants_variations(&self) -> bool {
-        self.inner.wants_variations()
-    }
-
-    fn variation(&mut self, raw: &str) {
-        if self.on() {
-            self.inner.variation(raw);
-        }
-    }
-
-    fn end_game(&mut self, result: GameResult) -> V::Output {
-        debug_assert_eq!(self.left, 0, "a game read in place never told its end");
-        self.inner.end_game(result)
     }
 }
 
