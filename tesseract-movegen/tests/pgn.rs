@@ -974,6 +974,10 @@ const IN_PLACE_PIECES: &[&str] = &[
     "\r\n",
     "\t",
     "[Event \"x\"] {\n",
+    "[Event\n",
+    "\"x\"]\n",
+    "(e5\n",
+    "[Site \"y\"]\n)",
 ];
 
 proptest! {
@@ -989,6 +993,7 @@ proptest! {
         ahead in prop::sample::select(vec![1usize, 3, 16, 64, 300, 32 << 10]),
         buffer in prop::sample::select(vec![1usize, 7, 64, 8192]),
         cap in prop::sample::select(vec![40usize, 200, usize::MAX]),
+        movetext in any::<bool>(),
     ) {
         // The index past the pieces stands for a byte that is not UTF-8.
         let text: Vec<u8> = pieces
@@ -996,7 +1001,7 @@ proptest! {
             .flat_map(|&k| IN_PLACE_PIECES.get(k).map_or(&[0xff_u8][..], |p| p.as_bytes()).iter().copied())
             .collect();
         let reader = |ahead| {
-            PgnReader::new(BufReader::with_capacity(buffer, &text[..])).read_ahead(ahead).max_game_bytes(cap)
+            PgnReader::new(BufReader::with_capacity(buffer, &text[..])).read_ahead(ahead).max_game_bytes(cap).read_movetext(movetext)
         };
         let cut: Vec<_> = reader(0).collect();
         let in_place: Vec<_> = reader(ahead).collect();
@@ -1013,6 +1018,32 @@ proptest! {
         if cut_results.iter().all(|r| r.as_ref().is_ok() || !matches!(r.as_ref().unwrap_err().kind, PgnErrorKind::GameTooLong { .. })) {
             prop_assert_eq!(in_place_log, cut_log, "{:?}", String::from_utf8_lossy(&text));
         }
+    }
+}
+
+/// What a fresh-eyes review found reading in place read otherwise than the cut reading: a tag over two
+/// lines (the cutter reads its second line as movetext, so a tag line after it starts a new game), and a
+/// tag line inside a variation of a game whose moves are skipped (the cutter starts a new game there too).
+#[test]
+fn reading_in_place_gives_way_where_the_cutter_reads_otherwise() {
+    for (text, movetext) in [
+        ("[Event\n\"x\"]\n[Site \"y\"]\n1. e4 *\n", true),
+        ("[Event\n\"x\"]\n[Site \"y\"]\n1. e4 ;c\n*\n", true),
+        ("1. e4 (e5\n[Event \"y\"]\n) *\n", false),
+    ] {
+        let read = |ahead| {
+            let games: Vec<_> = PgnReader::new(text.as_bytes()).read_ahead(ahead).read_movetext(movetext).collect();
+            games
+        };
+        let cut = read(0);
+        assert_eq!(cut.len(), 2, "{text:?}: {cut:?}");
+        assert!(read(1 << 10) == cut, "{text:?}");
+        let log = |ahead| {
+            let (mut reader, mut log) = (PgnReader::new(text.as_bytes()).read_ahead(ahead), Log::default());
+            let results: Vec<_> = std::iter::from_fn(|| reader.read_game(&mut log)).collect();
+            (results, log.0)
+        };
+        assert!(log(1 << 10) == log(0), "{text:?}");
     }
 }
 

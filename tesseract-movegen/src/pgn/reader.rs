@@ -300,11 +300,12 @@ impl<R: BufRead> PgnReader<R> {
     /// the cut way). A game is read in place, straight from the reader's buffer, when it is a plain one
     /// (tag lines, movetext of moves, move numbers, NAGs, comments in braces and variations, a result at
     /// the end of its line) within the text ahead: that saves a pass over its bytes to find where it ends.
-    /// Any other game is cut out of the text first (see [`GameCutter`]) and then read; when such games
-    /// outnumber plain ones by 16, the rest of the text is read the cut way alone. Both ways give the same
-    /// games and errors and tell a visitor the same calls (a game that the cut reading finds over the cap
-    /// may have been told its first calls before its error). The option is for measuring and testing the
-    /// two ways; the default suits any text.
+    /// Any other game is cut out of the text first (see [`GameCutter`]) and then read; when the games that
+    /// gave way after the visitor was told something outnumber those read in place by 16, the rest of the
+    /// text is read the cut way alone. Both ways give the same games and errors and tell a visitor the same
+    /// calls, with one exception: a game whose cut reading ends in an error of reading (over the cap, or an
+    /// error of the source) may have been told its first calls before that error. The option is for
+    /// measuring and testing the two ways; the default suits any text.
     ///
     /// # Examples
     /// ```
@@ -412,7 +413,8 @@ impl<R: BufRead> PgnReader<R> {
                     self.current = Some(Current { text: into_text(text), at: 0, line: first_line });
                 }
                 Some(Pending::Error { line, kind }) => {
-                    // A game that gave way to the cut reading may fail there (over the cap): it ends here.
+                    // A game that gave way to the cut reading may fail there (over the cap, or the source's
+                    // error): it ends here.
                     self.told = None;
                     self.games += 1;
                     return Some(Err(PgnError { game: self.games, line, ply: None, kind }));
@@ -444,7 +446,7 @@ impl<R: BufRead> PgnReader<R> {
 
     /// Reads the next game where it stands in the text ahead, without cutting it out first: the cutter's
     /// pass over the bytes is saved when the game is one whose end the reading itself tells exactly. That
-    /// is a game of plain tag lines (`[Name "value"]` alone on its line) and movetext of moves, move
+    /// is a game of plain tag lines (`[Name "value"]` alone on one line) and movetext of moves, move
     /// numbers, NAGs, comments in braces and variations, that ends with a result alone at the end of its
     /// line (or at the end of the source), within the text ahead and the cap: the cutter would cut it just
     /// there. Anything else (another token, an error, the end of the text ahead) makes the reading give
@@ -452,7 +454,8 @@ impl<R: BufRead> PgnReader<R> {
     /// [`Gate::Mute`] keeps the visitor from being told twice what it was told.
     fn read_in_place<V: Visitor>(&mut self, visitor: &mut V) -> InPlace<V::Output> {
         let line = self.splitter.line();
-        let (ahead, last) = self.source.ahead(self.ahead);
+        // No more text ahead than a game may take (so that no setting reads the whole source in).
+        let (ahead, last) = self.source.ahead(self.ahead.min(self.max_game_bytes.saturating_add(1)));
         let mut end = ahead.len().min(self.max_game_bytes);
         while !ahead.is_char_boundary(end) {
             end -= 1;
@@ -461,7 +464,7 @@ impl<R: BufRead> PgnReader<R> {
         let stopped = Cell::new(false);
         let mut told = Told { calls: 0, skip: None };
         let mut watched = Gated { inner: visitor, gate: Gate::Watch { stopped: &stopped, told: &mut told } };
-        let strict = Strict { last, stopped: &stopped };
+        let strict = Strict { last, stopped: &stopped, tags_read: false };
         let mut parser = Parser { lex: Lexer::new(&ahead[..end], 0, line), peeked: None, strict: Some(strict) };
         let read = parser.game(self.games + 1, &mut watched, &mut self.scratch);
         if stopped.get() {
@@ -885,6 +888,9 @@ impl<V: Visitor> Visitor for Gated<'_, '_, V> {
 struct Strict<'c> {
     last: bool,
     stopped: &'c Cell<bool>,
+    /// The tags are read: a bracket or a string now is one the cutter may read otherwise (a `[` leading
+    /// its line ends the game for it, whatever the parser makes of it).
+    tags_read: bool,
 }
 
 struct Parser<'a> {
@@ -917,14 +923,16 @@ impl<'a> Parser<'a> {
 
     /// A token just read, or `None` when reading in place stops at it (see [`PgnReader::read_in_place`]):
     /// after an error, at a token the cutter reads its own way or may read on (one that touches the end
-    /// of the text ahead), at the end of that text unless the source ends there; a `[` not alone at the
-    /// start of its line, a `]` with more after it on its line. Once stopped, every token is `None`.
+    /// of the text ahead), at the end of that text unless the source ends there; among the tags, a `[`
+    /// that is not the first token of its line, a `]` with more after it on its line; after the tags, any
+    /// bracket or string. Once stopped, every token is `None`.
     #[inline(always)]
     fn checked(&mut self, t: Option<Lexed<'a>>) -> Option<Lexed<'a>> {
         let Some(strict) = &self.strict else { return t };
         let stop = self.stops()
             || match &t {
                 None | Some(Err(_)) => !strict.last || t.is_some(),
+                Some(Ok((Tok::LBracket | Tok::RBracket | Tok::Str(_), _))) if strict.tags_read => true,
                 Some(Ok((Tok::LBracket, _))) => !self.lex.leads_its_line(self.lex.at().0 - 1),
                 Some(Ok((Tok::RBracket, _))) => self.lex.blank_to_line_end().is_none(),
                 Some(Ok(_)) => false,
@@ -1035,6 +1043,10 @@ impl<'a> Parser<'a> {
                 Some(Err(e)) => return Err(err(e.1, None, e.0)),
                 _ => return Err(err(line, None, PgnErrorKind::Tag("expected ] after the tag value"))),
             }
+            // The cutter reads past a tag's first line alone: read in place, a tag is on one line.
+            if self.lex.at().1 != line {
+                self.stop::<()>();
+            }
             visitor.tag(name, &value);
             tags = true;
             let slot = match name {
@@ -1046,6 +1058,9 @@ impl<'a> Parser<'a> {
             if slot.is_none() {
                 *slot = Some(value);
             }
+        }
+        if let Some(strict) = &mut self.strict {
+            strict.tags_read = true;
         }
         let variant =
             Variant::from_tag(variant.as_deref()).map_err(|v| err(first_line, None, PgnErrorKind::Variant(v)))?;

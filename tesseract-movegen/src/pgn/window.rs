@@ -70,6 +70,8 @@ impl<R: BufRead> Window<R> {
                     (std::str::from_utf8(&piece[..valid]).unwrap_or_default(), kept)
                 }
             };
+            // Room grown exactly (no doubling): the text holds at most the target and a character.
+            self.text.reserve_exact(valid.len());
             self.text.push_str(valid);
             self.raw.clear();
             self.raw_start = 0;
@@ -99,6 +101,7 @@ impl<R: BufRead> Window<R> {
             self.source.consume(1);
             match std::str::from_utf8(&self.raw) {
                 Ok(c) => {
+                    self.text.reserve_exact(c.len());
                     self.text.push_str(c);
                     self.raw.clear();
                 }
