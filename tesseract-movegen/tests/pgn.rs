@@ -978,6 +978,10 @@ const IN_PLACE_PIECES: &[&str] = &[
     "\"x\"]\n",
     "(e5\n",
     "[Site \"y\"]\n)",
+    "-- ",
+    "4... ",
+    "\u{f000}",
+    "a%b ",
 ];
 
 proptest! {
@@ -1006,18 +1010,18 @@ proptest! {
         let cut: Vec<_> = reader(0).collect();
         let in_place: Vec<_> = reader(ahead).collect();
         prop_assert!(in_place == cut, "{:?}", String::from_utf8_lossy(&text));
-        let log = |ahead| {
-            let (mut reader, mut log) = (reader(ahead), Log::default());
+        // Over the cap, a game that gave way may have told its first calls before its error: the calls are
+        // compared without a cap, the results with it too.
+        let log = |ahead, cap| {
+            let (mut reader, mut log) = (reader(ahead).max_game_bytes(cap), Log::default());
             let results: Vec<_> = std::iter::from_fn(|| reader.read_game(&mut log)).collect();
             (results, log.0)
         };
-        let (cut_results, cut_log) = log(0);
-        let (results, in_place_log) = log(ahead);
+        prop_assert!(log(ahead, cap).0 == log(0, cap).0, "{:?}", String::from_utf8_lossy(&text));
+        let (results, in_place_log) = log(ahead, usize::MAX);
+        let (cut_results, cut_log) = log(0, usize::MAX);
         prop_assert!(results == cut_results, "{:?}", String::from_utf8_lossy(&text));
-        // Over the cap, a game that gave way may have told its first calls before its error.
-        if cut_results.iter().all(|r| r.as_ref().is_ok() || !matches!(r.as_ref().unwrap_err().kind, PgnErrorKind::GameTooLong { .. })) {
-            prop_assert_eq!(in_place_log, cut_log, "{:?}", String::from_utf8_lossy(&text));
-        }
+        prop_assert_eq!(in_place_log, cut_log, "{:?}", String::from_utf8_lossy(&text));
     }
 }
 
@@ -1029,7 +1033,8 @@ fn reading_in_place_gives_way_where_the_cutter_reads_otherwise() {
     for (text, movetext) in [
         ("[Event\n\"x\"]\n[Site \"y\"]\n1. e4 *\n", true),
         ("[Event\n\"x\"]\n[Site \"y\"]\n1. e4 ;c\n*\n", true),
-        ("1. e4 (e5\n[Event \"y\"]\n) *\n", false),
+        // The White tag makes `Log` skip the moves too.
+        ("[White \"w\"]\n1. e4 (e5\n[Event \"y\"]\n) *\n", false),
     ] {
         let read = |ahead| {
             let games: Vec<_> = PgnReader::new(text.as_bytes()).read_ahead(ahead).read_movetext(movetext).collect();
@@ -1039,7 +1044,8 @@ fn reading_in_place_gives_way_where_the_cutter_reads_otherwise() {
         assert_eq!(cut.len(), 2, "{text:?}: {cut:?}");
         assert!(read(1 << 10) == cut, "{text:?}");
         let log = |ahead| {
-            let (mut reader, mut log) = (PgnReader::new(text.as_bytes()).read_ahead(ahead), Log::default());
+            let reader = PgnReader::new(text.as_bytes()).read_ahead(ahead).read_movetext(movetext);
+            let (mut reader, mut log) = (reader, Log::default());
             let results: Vec<_> = std::iter::from_fn(|| reader.read_game(&mut log)).collect();
             (results, log.0)
         };
@@ -1054,14 +1060,26 @@ fn the_corpus_reads_the_same_in_place() {
     let cut: Vec<_> = PgnReader::new(CORPUS.as_bytes()).read_ahead(0).collect();
     assert!(cut.len() >= 300 && cut.iter().all(Result::is_ok));
     for (ahead, buffer) in [(1, 4096), (100, 7), (1000, 64), (32 << 10, 8192)] {
-        let in_place: Vec<_> =
-            PgnReader::new(BufReader::with_capacity(buffer, CORPUS.as_bytes())).read_ahead(ahead).collect();
+        let mut reader = PgnReader::new(BufReader::with_capacity(buffer, CORPUS.as_bytes())).read_ahead(ahead);
+        let in_place: Vec<_> = reader.by_ref().collect();
         assert!(in_place == cut, "text ahead {ahead}, pieces of {buffer}");
+        // With the default room ahead, every game of the corpus is plain (each ends with a result alone on its
+        // line); with less, its longer games give way.
+        if ahead == 32 << 10 {
+            assert_eq!(reader.games_read_in_place(), cut.len() as u64, "text ahead {ahead}");
+        }
     }
     // Games that all give way to the cut reading late (a `%` line before the result): after 16 of them the
     // reader reads the cut way alone, and the games are the same.
-    let late = "[Event \"x\"]\n1. e4 e5 2. Nf3 Nc6 { note }\n%escape\n3. Bb5 1-0\n\n".repeat(100);
-    let cut: Vec<_> = PgnReader::new(late.as_bytes()).read_ahead(0).collect();
-    assert!(cut.len() == 100 && cut.iter().all(|g| g.as_ref().is_ok_and(|g| g.moves.len() == 5)));
-    assert!(PgnReader::new(late.as_bytes()).collect::<Vec<_>>() == cut);
+    let late = "[Event \"x\"]\n1. e4 e5 2. Nf3 Nc6 { note }\n%escape\n3. Bb5 1-0\n\n";
+    let plain = "[Event \"y\"]\n1. d4 d5 1-0\n\n";
+    for (lates, read_in_place) in [(100, 0), (15, 10), (16, 0)] {
+        let text = format!("{}{}", late.repeat(lates), plain.repeat(10));
+        let cut: Vec<_> = PgnReader::new(text.as_bytes()).read_ahead(0).collect();
+        assert!(cut.len() == lates + 10 && cut.iter().all(Result::is_ok));
+        let mut reader = PgnReader::new(text.as_bytes());
+        assert!(reader.by_ref().collect::<Vec<_>>() == cut);
+        // Sixteen games that gave way switch reading in place off; fifteen do not.
+        assert_eq!(reader.games_read_in_place(), read_in_place, "{lates} late games first");
+    }
 }

@@ -14,9 +14,9 @@ use super::visitor::{GameBuilder, Skip, Visitor};
 use super::window::{DEFAULT_AHEAD, Window};
 use super::{GameResult, PgnError, PgnErrorKind, PgnGame, Variant, valid_tag_name};
 
-/// How far games that give way to the cut reading may outnumber games read in place before a reader
-/// reads the rest of its text the cut way alone: a text whose games are rarely plain is then not read
-/// twice over.
+/// How far, from some game on, the games that give way to the cut reading (after telling the visitor
+/// something) may outnumber the games read in place since then before a reader reads the rest of its text
+/// the cut way alone: a text whose games are rarely plain is then not read twice over.
 const GIVE_UP: u32 = 16;
 
 /// The most bytes of one game's text a [`PgnReader`] holds, unless [`PgnReader::max_game_bytes`] says
@@ -69,9 +69,11 @@ pub struct PgnReader<R> {
     /// The calls a game read in place made before it gave way to the cut reading, which reads the game
     /// again without making them twice.
     told: Option<Told>,
-    /// How far games that gave way (after telling the visitor something) outnumber games read in place:
-    /// at [`GIVE_UP`], the rest of the text is read the cut way.
+    /// How far games that gave way (after telling the visitor something) outnumber games read in place,
+    /// from the last game where they did not: at [`GIVE_UP`], the rest of the text is read the cut way.
     gave_way: u32,
+    /// The games read in place so far.
+    in_place: u64,
     splitter: GameCutter,
     /// The text of the game being read (none while an over-long one is read past).
     chunk: Vec<u8>,
@@ -233,6 +235,7 @@ impl<R: BufRead> PgnReader<R> {
             ahead: DEFAULT_AHEAD,
             told: None,
             gave_way: 0,
+            in_place: 0,
             splitter: GameCutter::new(),
             chunk: Vec::new(),
             spare: Vec::new(),
@@ -300,9 +303,10 @@ impl<R: BufRead> PgnReader<R> {
     /// the cut way). A game is read in place, straight from the reader's buffer, when it is a plain one
     /// (tag lines, movetext of moves, move numbers, NAGs, comments in braces and variations, a result at
     /// the end of its line) within the text ahead: that saves a pass over its bytes to find where it ends.
-    /// Any other game is cut out of the text first (see [`GameCutter`]) and then read; when the games that
-    /// gave way after the visitor was told something outnumber those read in place by 16, the rest of the
-    /// text is read the cut way alone. Both ways give the same games and errors and tell a visitor the same
+    /// Any other game is cut out of the text first (see [`GameCutter`]) and then read; when, from some game
+    /// on, the games that gave way after the visitor was told something outnumber those read in place
+    /// since then by 16, the rest of the text is read the cut way alone ([`PgnReader::games_read_in_place`]
+    /// counts the others). Both ways give the same games and errors and tell a visitor the same
     /// calls, with one exception: a game whose cut reading ends in an error of reading (over the cap, or an
     /// error of the source) may have been told its first calls before that error. The option is for
     /// measuring and testing the two ways; the default suits any text.
@@ -320,6 +324,22 @@ impl<R: BufRead> PgnReader<R> {
     pub fn read_ahead(mut self, bytes: usize) -> PgnReader<R> {
         self.ahead = bytes;
         self
+    }
+
+    /// How many of the games read so far were read in place ([`PgnReader::read_ahead`]); the others were
+    /// cut out of the text first. A measure of how plain a text is, for tuning and testing.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_movegen::pgn::PgnReader;
+    /// // The second game has a `;` comment, which the cutter reads its own way.
+    /// let text = "1. e4 e5 1-0\n1. d4 d5 ; a comment\n*\n1. c4 *\n";
+    /// let mut reader = PgnReader::new(text.as_bytes());
+    /// assert_eq!(reader.by_ref().count(), 3);
+    /// assert_eq!(reader.games_read_in_place(), 2);
+    /// ```
+    pub fn games_read_in_place(&self) -> u64 {
+        self.in_place
     }
 
     fn options(&self) -> ReadOptions {
@@ -423,6 +443,7 @@ impl<R: BufRead> PgnReader<R> {
                 None if self.ahead > 0 && self.gave_way < GIVE_UP && self.told.is_none() && self.at_game_start() => {
                     match self.read_in_place(visitor) {
                         InPlace::Game(read) => {
+                            self.in_place += u64::from(read.is_some());
                             self.gave_way = self.gave_way.saturating_sub(1);
                             return read;
                         }
