@@ -17,19 +17,27 @@
 //! White to move, so `tempo` fits White's average score rather than the move's worth: leave it out, or
 //! sample every ply.
 //!
+//! `--write-samples FILE` writes the samples to FILE (`tune::write_samples`: a result and a position a
+//! line); `--samples FILE` reads them from such a file instead of playing games, so that fits of other
+//! parameters or steps need not replay the games (the start still names the board, which the samples must
+//! be on).
+//!
 //! The output: the games' results and the samples, the error of each pass, then each parameter that moved
 //! with its weight before and after, the scale and the error before and after, and the weights as Rust
 //! (`Weights`' fields). The same arguments give the same output on every machine (the playouts are seeded
 //! and node-bounded), whatever the `--threads` that play the games.
 
-use std::io::{self, Write};
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 use tesseract_board::{Position, start};
 use tesseract_search::eval::{Evaluator, Weights};
 use tesseract_search::playout::{GameResult, Playout, Policy, game_seed};
-use tesseract_search::tune::{Sample, error, fit_scale, samples_of_game, tune};
+use tesseract_search::tune::{
+    Sample, SamplesError, error, fit_scale, read_samples, samples_of_game, tune, write_samples,
+};
 
 #[derive(Parser, Debug)]
 #[command(about = "Fits the evaluation's weights to the results of seeded engine games (Texel tuning)")]
@@ -69,6 +77,16 @@ struct Args {
     /// `mobility.Rook.eg`); all of them by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Write the samples to this file (one a line: the result for White and the position's text).
+    #[arg(long, value_name = "FILE")]
+    write_samples: Option<PathBuf>,
+    /// Read the samples from this file (as `--write-samples` writes them) instead of playing games.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["games", "nodes", "seed", "skip", "every", "max_plies", "threads", "write_samples"]
+    )]
+    samples: Option<PathBuf>,
 }
 
 /// Plays game `i` of the run and samples it: (i, the result's column (White wins, draws, Black wins), the
@@ -115,13 +133,79 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         eprintln!("tune: --only {prefix:?}: no parameter of this board has such a name");
         return Ok(ExitCode::from(2));
     }
-    // Game i is played from its own seed, whichever thread plays it, and the samples are put back in the
-    // games' order: the output does not depend on the threads.
+    let samples = match &args.samples {
+        Some(path) => {
+            match std::fs::File::open(path).map_err(SamplesError::from).and_then(|f| read_samples(BufReader::new(f))) {
+                Ok(samples) if samples.first().is_some_and(|s| s.position.shape() != start.shape()) => {
+                    eprintln!(
+                        "tune: --samples {}: the samples are on the {} board, --start {} on the {}",
+                        path.display(),
+                        samples[0].position.shape(),
+                        args.start,
+                        start.shape()
+                    );
+                    return Ok(ExitCode::from(2));
+                }
+                Ok(samples) => {
+                    writeln!(out, "samples {} (from {})", samples.len(), path.display())?;
+                    samples
+                }
+                Err(e) => {
+                    eprintln!("tune: --samples {}: {e}", path.display());
+                    return Ok(ExitCode::from(2));
+                }
+            }
+        }
+        None => play_and_sample(args, &start, out)?,
+    };
+    if let Some(path) = &args.write_samples {
+        let written = std::fs::File::create(path).and_then(|f| {
+            let mut file = BufWriter::new(f);
+            write_samples(&mut file, &samples)?;
+            file.flush()
+        });
+        if let Err(e) = written {
+            eprintln!("tune: --write-samples {}: {e}", path.display());
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    if samples.is_empty() {
+        eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
+        return Ok(ExitCode::FAILURE);
+    }
+    let shape = start.shape();
+    let before_scale = fit_scale(&samples, &Evaluator::new(shape, &engine));
+    let before = error(&samples, &Evaluator::new(shape, &engine), before_scale);
+    let mut lines = Vec::new();
+    let fit = tune(&samples, shape, engine.clone(), picked, args.step, args.passes, |pass, scale, e| {
+        lines.push(format!("pass {pass}: scale {scale:.3}, error {e:.6}"));
+    });
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    let (mut old, mut new) = (engine.clone(), fit.weights.clone());
+    for ((name, was), (_, now)) in old.named(shape).into_iter().zip(new.named(shape)) {
+        if was != now {
+            writeln!(out, "{name} {was} -> {now}")?;
+        }
+    }
+    writeln!(
+        out,
+        "scale {before_scale:.3} -> {:.3}, error {before:.6} -> {:.6}, passes {}",
+        fit.scale, fit.error, fit.passes
+    )?;
+    writeln!(out, "{:?}", fit.weights)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the run's games (on `--threads` threads) and samples them, writing the games' results and the
+/// samples' count. Game i is played from its own seed, whichever thread plays it, and the samples are put
+/// back in the games' order: the output does not depend on the threads.
+fn play_and_sample(args: &Args, start: &Position, out: &mut impl Write) -> io::Result<Vec<Sample>> {
     let threads = args.threads.min(args.games.max(1));
     let mut games: Vec<(u64, usize, Vec<Sample>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
-                let (args, start) = (&args, &start);
                 scope.spawn(move || {
                     let policy = Policy::Nodes(args.nodes);
                     let mut playout = Playout::new(policy, policy).with_max_plies(args.max_plies);
@@ -150,31 +234,5 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         results[2],
         samples.len()
     )?;
-    if samples.is_empty() {
-        eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
-        return Ok(ExitCode::FAILURE);
-    }
-    let shape = start.shape();
-    let before_scale = fit_scale(&samples, &Evaluator::new(shape, &engine));
-    let before = error(&samples, &Evaluator::new(shape, &engine), before_scale);
-    let mut lines = Vec::new();
-    let fit = tune(&samples, shape, engine.clone(), picked, args.step, args.passes, |pass, scale, e| {
-        lines.push(format!("pass {pass}: scale {scale:.3}, error {e:.6}"));
-    });
-    for line in lines {
-        writeln!(out, "{line}")?;
-    }
-    let (mut old, mut new) = (engine.clone(), fit.weights.clone());
-    for ((name, was), (_, now)) in old.named(shape).into_iter().zip(new.named(shape)) {
-        if was != now {
-            writeln!(out, "{name} {was} -> {now}")?;
-        }
-    }
-    writeln!(
-        out,
-        "scale {before_scale:.3} -> {:.3}, error {before:.6} -> {:.6}, passes {}",
-        fit.scale, fit.error, fit.passes
-    )?;
-    writeln!(out, "{:?}", fit.weights)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(samples)
 }

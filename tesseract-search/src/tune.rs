@@ -29,6 +29,8 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+use std::io::{self, BufRead, Read, Write};
+
 use crate::eval::{Evaluator, Weights};
 use crate::game::Game;
 use tesseract_board::{Color, Position, Shape};
@@ -85,6 +87,100 @@ pub fn samples_of_game(game: &Game, result: f64, skip: usize, every: usize) -> V
         (pos, captured) = (next, captures);
     }
     samples
+}
+
+/// The longest line of a samples file [`read_samples`] reads: 4 KiB, several times a 4D position's text.
+pub const MAX_SAMPLE_LINE: usize = 4 << 10;
+
+/// Writes `samples` as text, one a line: the result for White (`1`, `0.5` or `0`), a space, and the
+/// position's FEN (TFEN on other boards), which [`read_samples`] reads back. A run's samples can so be
+/// kept and fitted again without replaying its games.
+///
+/// # Errors
+/// The error of writing to `out`.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::Position;
+/// use tesseract_search::tune::{Sample, read_samples, write_samples};
+/// let pos = Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1")?;
+/// let mut text = Vec::new();
+/// write_samples(&mut text, &[Sample::of(&pos, 1.0).unwrap()])?;
+/// assert_eq!(text, b"1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n");
+/// let back = read_samples(&text[..])?;
+/// assert_eq!((back[0].position.fen(), back[0].result), (pos.fen(), 1.0));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_samples(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
+    for sample in samples {
+        writeln!(out, "{} {}", sample.result, sample.position.fen())?;
+    }
+    Ok(())
+}
+
+/// What is wrong with a samples file ([`read_samples`]).
+#[derive(Debug, thiserror::Error)]
+pub enum SamplesError {
+    /// A line that is not a sample, with its number (the first is 1) and what is wrong.
+    #[error("line {line}: {what}")]
+    Line {
+        /// The line's number, the first 1.
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The error of reading the file.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// Reads samples written by [`write_samples`]: one a line, the result (`1`, `0.5` or `0`), a space, the
+/// position's text; empty lines and lines starting with `#` are skipped. Every position must be a sample
+/// ([`Sample::of`]: not in check, pawns on both sides) on the first one's board.
+///
+/// # Errors
+/// [`SamplesError::Line`] for the first line that is not a sample (longer than [`MAX_SAMPLE_LINE`], not
+/// UTF-8, a result that is none of the three, a position text that does not read, a position that is no
+/// sample, a board other than the first line's), [`SamplesError::Io`] for an error of reading.
+pub fn read_samples(mut input: impl BufRead) -> Result<Vec<Sample>, SamplesError> {
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut bytes = Vec::new();
+    for line in 1.. {
+        bytes.clear();
+        // At most a line's cap and one byte read, whatever the input (`/dev/zero`).
+        if input.by_ref().take(MAX_SAMPLE_LINE as u64 + 1).read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let bad = |what: String| SamplesError::Line { line, what };
+        if bytes.len() > MAX_SAMPLE_LINE {
+            return Err(bad(format!("longer than {MAX_SAMPLE_LINE} bytes")));
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8 text".to_string()))?.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let (result, fen) = text.split_once(' ').unwrap_or((text, ""));
+        let result = match result {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            _ => return Err(bad(format!("the result {result:?} is none of 1, 0.5 and 0"))),
+        };
+        let pos = Position::from_fen(fen.trim()).map_err(|e| bad(format!("the position {fen:?}: {e}")))?;
+        if let Some(first) = samples.first()
+            && first.position.shape() != pos.shape()
+        {
+            return Err(bad(format!(
+                "a position of the {} board where the first is of the {}",
+                pos.shape(),
+                first.position.shape()
+            )));
+        }
+        let sample = Sample::of(&pos, result)
+            .ok_or_else(|| bad("the position is no sample (in check, or a side without pawns)".to_string()))?;
+        samples.push(sample);
+    }
+    Ok(samples)
 }
 
 /// The expected score of an evaluation `eval` (centipawns, White's view) under the scale `k`.
