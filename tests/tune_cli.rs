@@ -50,18 +50,21 @@ fn unusable_arguments_are_refused() {
     }
 }
 
-/// A unique path in the temporary folder for this test run.
-fn temp(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("tesseract-tune-{}-{name}", std::process::id()))
+/// A fresh scratch folder of this test's (`common::scratch`).
+fn temp_dir() -> std::path::PathBuf {
+    common::scratch("tune-samples")
 }
 
 /// `--write-samples` keeps a run's samples and `--samples` fits them again without the games: the same fit,
-/// line for line after the first. A file that is not a samples file, one of another board, a missing one,
-/// or `--samples` beside the games' arguments is refused with exit code 2; a symbolic link is written
-/// through to its file, and a folder that does not exist is an error that says so.
+/// line for line after the first. A file that is not a samples file (or holds none), one of another board,
+/// a missing one, or `--samples` beside the games' arguments is refused with exit code 2, with a message
+/// that says what and where; a path `--write-samples` cannot write (a missing folder, a folder) is refused
+/// at once, before any game; a symbolic link is written through to its file, the link kept.
 #[test]
 fn samples_are_written_and_fitted_again() {
-    let file = temp("samples.txt");
+    let dir = temp_dir();
+    let path = |name: &str| dir.join(name);
+    let file = path("samples.txt");
     let played = tune(&[&SMALL[..], &["--only", "value", "--write-samples", file.to_str().unwrap()]].concat());
     assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
     let played = String::from_utf8(played.stdout).unwrap();
@@ -69,63 +72,87 @@ fn samples_are_written_and_fitted_again() {
     let count = text.lines().count();
     assert!(count > 10 && text.lines().all(|l| l.starts_with("1 ") || l.starts_with("0.5 ") || l.starts_with("0 ")));
     assert!(played.lines().next().unwrap().ends_with(&format!("samples {count}")), "{played}");
-    let again = tune(&["--start", "classic", "--passes", "2", "--only", "value", "--samples", file.to_str().unwrap()]);
+    let fit_again = |file: &std::path::Path| {
+        tune(&["--start", "classic", "--passes", "2", "--only", "value", "--samples", file.to_str().unwrap()])
+    };
+    let again = fit_again(&file);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     let again = String::from_utf8(again.stdout).unwrap();
     assert_eq!(again.lines().next().unwrap(), format!("samples {count} (from {})", file.display()));
     assert_eq!(played.lines().skip(1).collect::<Vec<_>>(), again.lines().skip(1).collect::<Vec<_>>());
+    // With a byte-order mark before it (as an editor may save it), the same file reads the same.
+    let marked = path("marked.txt");
+    std::fs::write(&marked, format!("\u{feff}{text}")).unwrap();
+    let out = fit_again(&marked);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().lines().skip(1).collect::<Vec<_>>(),
+        again.lines().skip(1).collect::<Vec<_>>()
+    );
 
     // Through a symbolic link: the file it names is written, the link kept.
-    let link = temp("link.txt");
-    let target = temp("target.txt");
-    std::fs::write(&target, "old").unwrap();
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&target, &link).unwrap();
-    let out = tune(&[&SMALL[..], &["--only", "value", "--write-samples", link.to_str().unwrap()]].concat());
-    assert!(out.status.success(), "{out:?}");
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), text);
-    let missing = temp("no-such-folder").join("samples.txt");
-    let out = tune(&[&SMALL[..], &["--only", "value", "--write-samples", missing.to_str().unwrap()]].concat());
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--write-samples"), "{out:?}");
+    #[cfg(unix)]
+    {
+        let (link, target) = (path("link.txt"), path("target.txt"));
+        std::fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let out = tune(&[&SMALL[..], &["--only", "value", "--write-samples", link.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{out:?}");
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), text);
+    }
+    // A path that cannot be written is refused before the games (no "games" line).
+    for (target, says) in [(path("no-such-folder").join("samples.txt"), "No such file"), (dir.clone(), "a folder")] {
+        let out = tune(&[&SMALL[..], &["--write-samples", target.to_str().unwrap()]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--write-samples {}: ", target.display())) && stderr.contains(says),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
 
-    let bad = temp("bad.txt");
+    let bad = path("bad.txt");
     // The start of Raumschach is a sample (pawns on both sides, no check) of the 5×5×5 board.
-    let raumschach = temp("raumschach.txt");
+    let raumschach = path("raumschach.txt");
     let cube = tesseract::board::start::by_name("raumschach").unwrap();
     std::fs::write(&raumschach, format!("0.5 {}\n", cube.fen())).unwrap();
-    for (contents, says) in [
-        ("2 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"2\""),
-        ("1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n1 not a position\n", "line 2: the position"),
-        ("# a comment\n\n1 4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 3: the position is no sample"),
-        ("1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1 \u{fffd}\n", "line 1: the position"),
-    ] {
+    let long = "1 ".repeat(5000);
+    let cases: [(&[u8], &str); 7] = [
+        (b"2 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"2\""),
+        (b"1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n1 not a position\n", "line 2: the position"),
+        (b"# a comment\n\n1 4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 3: the position is no sample"),
+        ("1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1 \u{fffd}\n".as_bytes(), "line 1: the position"),
+        (&[b'1', b' ', 0xff, b'\n'], "line 1: not UTF-8"),
+        (long.as_bytes(), "line 1: longer than 4096 bytes"),
+        (b"# comments alone\n\n", "the file holds no samples"),
+    ];
+    for (contents, says) in cases {
         std::fs::write(&bad, contents).unwrap();
         let out = tune(&["--start", "classic", "--samples", bad.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{contents:?}: {stderr}");
-        assert!(stderr.contains(says), "{contents:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{says}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--samples {}: ", bad.display())) && stderr.contains(says),
+            "{says}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"));
     }
-    std::fs::write(&bad, [b'1', b' ', 0xff, b'\n']).unwrap();
-    let out = tune(&["--start", "classic", "--samples", bad.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: not UTF-8"), "{out:?}");
-    std::fs::write(&bad, "1 ".repeat(5000)).unwrap();
-    let out = tune(&["--start", "classic", "--samples", bad.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: longer than 4096 bytes"), "{out:?}");
     // Samples of one board, fitted for another.
     let out = tune(&["--start", "classic", "--samples", raumschach.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the samples are on the 5×5×5 board"), "{out:?}");
     let out = tune(&["--start", "raumschach", "--passes", "1", "--samples", raumschach.to_str().unwrap()]);
     assert!(out.status.success(), "{out:?}");
-    let out = tune(&["--start", "classic", "--samples", temp("none.txt").to_str().unwrap()]);
+    let none = path("none.txt");
+    let out = tune(&["--start", "classic", "--samples", none.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    let out = tune(&["--start", "classic", "--games", "3", "--samples", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"), "{out:?}");
-    for f in [file, link, target, bad, raumschach] {
-        let _ = std::fs::remove_file(f);
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("--samples {}: ", none.display())), "{out:?}");
+    for beside in [["--games", "3"], ["--write-samples", "x.txt"]] {
+        let out = tune(&[&["--start", "classic", "--samples", file.to_str().unwrap()][..], &beside[..]].concat());
+        assert_eq!(out.status.code(), Some(2), "{beside:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"), "{out:?}");
     }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -20,7 +20,8 @@
 //! `--write-samples FILE` writes the samples to FILE (`tune::write_samples`: a result and a position a
 //! line); `--samples FILE` reads them from such a file instead of playing games, so that fits of other
 //! parameters or steps need not replay the games (the start still names the board, which the samples must
-//! be on).
+//! be on; `--samples` goes with neither the games' arguments nor `--write-samples`). The file to write is
+//! made before the games are played, so a path that cannot be one is refused at once (exit code 2).
 //!
 //! The output: the games' results and the samples, the error of each pass, then each parameter that moved
 //! with its weight before and after, the scale and the error before and after, and the weights as Rust
@@ -133,6 +134,18 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         eprintln!("tune: --only {prefix:?}: no parameter of this board has such a name");
         return Ok(ExitCode::from(2));
     }
+    // The samples' file is made before the games are played, so that a path it cannot be (a missing
+    // folder, a folder, a block device) is told at once rather than after the run.
+    let mut written = match &args.write_samples {
+        Some(path) => match samples_file(path) {
+            Ok(file) => Some(BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("tune: --write-samples {}: {e}", path.display());
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => None,
+    };
     let samples = match &args.samples {
         Some(path) => {
             match std::fs::File::open(path).map_err(SamplesError::from).and_then(|f| read_samples(BufReader::new(f))) {
@@ -144,6 +157,10 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
                         args.start,
                         start.shape()
                     );
+                    return Ok(ExitCode::from(2));
+                }
+                Ok(samples) if samples.is_empty() => {
+                    eprintln!("tune: --samples {}: the file holds no samples", path.display());
                     return Ok(ExitCode::from(2));
                 }
                 Ok(samples) => {
@@ -158,16 +175,11 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
         }
         None => play_and_sample(args, &start, out)?,
     };
-    if let Some(path) = &args.write_samples {
-        let written = std::fs::File::create(path).and_then(|f| {
-            let mut file = BufWriter::new(f);
-            write_samples(&mut file, &samples)?;
-            file.flush()
-        });
-        if let Err(e) = written {
-            eprintln!("tune: --write-samples {}: {e}", path.display());
-            return Ok(ExitCode::FAILURE);
-        }
+    if let (Some(path), Some(file)) = (&args.write_samples, &mut written)
+        && let Err(e) = write_samples(file, &samples).and_then(|()| file.flush())
+    {
+        eprintln!("tune: --write-samples {}: {e}", path.display());
+        return Ok(ExitCode::FAILURE);
     }
     if samples.is_empty() {
         eprintln!("tune: the games gave no samples (quiet positions with pawns on both sides): play more games");
@@ -196,6 +208,26 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
     )?;
     writeln!(out, "{:?}", fit.weights)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file `--write-samples` names, made (or emptied) for writing: a symbolic link is followed to its
+/// file, a FIFO or a character device is written straight through; a folder, a block device or a socket
+/// is refused.
+fn samples_file(path: &std::path::Path) -> io::Result<std::fs::File> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        let kind = meta.file_type();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_block_device() || kind.is_socket() {
+                return Err(io::Error::other("a block device or a socket, not a file to write samples to"));
+            }
+        }
+        if kind.is_dir() {
+            return Err(io::Error::other("a folder, not a file"));
+        }
+    }
+    std::fs::File::create(path)
 }
 
 /// Plays the run's games (on `--threads` threads) and samples them, writing the games' results and the

@@ -93,7 +93,8 @@ pub fn samples_of_game(game: &Game, result: f64, skip: usize, every: usize) -> V
 pub const MAX_SAMPLE_LINE: usize = 4 << 10;
 
 /// Writes `samples` as text, one a line: the result for White (`1`, `0.5` or `0`), a space, and the
-/// position's FEN (TFEN on other boards), which [`read_samples`] reads back. A run's samples can so be
+/// position's FEN (TFEN on other boards), which [`read_samples`] reads back (a sample whose result is none
+/// of the three is written, but not read back). A run's samples can so be
 /// kept and fitted again without replaying its games.
 ///
 /// # Errors
@@ -135,7 +136,7 @@ pub enum SamplesError {
 }
 
 /// Reads samples written by [`write_samples`]: one a line, the result (`1`, `0.5` or `0`), a space, the
-/// position's text; empty lines and lines starting with `#` are skipped. Every position must be a sample
+/// position's text; empty lines, lines starting with `#` and a byte-order mark at the start are skipped. Every position must be a sample
 /// ([`Sample::of`]: not in check, pawns on both sides) on the first one's board.
 ///
 /// # Errors
@@ -147,15 +148,17 @@ pub fn read_samples(mut input: impl BufRead) -> Result<Vec<Sample>, SamplesError
     let mut bytes = Vec::new();
     for line in 1.. {
         bytes.clear();
-        // At most a line's cap and one byte read, whatever the input (`/dev/zero`).
-        if input.by_ref().take(MAX_SAMPLE_LINE as u64 + 1).read_until(b'\n', &mut bytes)? == 0 {
+        // At most a line's cap, its line end and one byte read, whatever the input (`/dev/zero`).
+        if input.by_ref().take(MAX_SAMPLE_LINE as u64 + 2).read_until(b'\n', &mut bytes)? == 0 {
             break;
         }
         let bad = |what: String| SamplesError::Line { line, what };
-        if bytes.len() > MAX_SAMPLE_LINE {
+        if bytes.strip_suffix(b"\n").unwrap_or(&bytes).len() > MAX_SAMPLE_LINE {
             return Err(bad(format!("longer than {MAX_SAMPLE_LINE} bytes")));
         }
-        let text = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8 text".to_string()))?.trim();
+        let text = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8 text".to_string()))?;
+        // A byte-order mark before the first line, as an editor may write one.
+        let text = if line == 1 { text.strip_prefix('\u{feff}').unwrap_or(text) } else { text }.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
