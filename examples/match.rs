@@ -9,7 +9,10 @@
 //! `master`), optionally followed by comma-separated changes: `nodes=N`, `soft=N`, `depth=N`, `hash=MB`,
 //! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
 //! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety (e.g. `--a
-//! expert,nonull --b expert`).
+//! expert,nonull --b expert`), and `weights=FILE` to evaluate with the engine's weights changed by the
+//! lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse` reads them and the `tune`
+//! example writes them; a file that does not fit a board of `--start` is refused before any game), so
+//! that two evaluations play each other from one build.
 //!
 //! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
 //! random moves drawn from a ChaCha generator seeded by `--seed` and the pair's number) is played twice,
@@ -38,8 +41,11 @@
 mod out;
 #[path = "common/elo.rs"]
 mod elo;
+#[path = "common/files.rs"]
+mod files;
 
 use std::ops::RangeInclusive;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,6 +57,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use tesseract::board::{Color, Position, Shape, start};
 use tesseract::movegen::{MAX_TABLE_MB, legal_moves};
+use tesseract::search::eval::Weights;
 use tesseract::search::{Game, Limits, MAX_NOISE, MAX_PLY, Options, Score, Searcher, Tier};
 
 use elo::Estimate;
@@ -111,6 +118,7 @@ fn count(range: RangeInclusive<u64>) -> RangedU64ValueParser<usize> {
 
 /// Who plays, and how.
 #[derive(Clone, Debug)]
+#[expect(clippy::large_enum_variant, reason = "two players a match, parsed once")]
 enum Spec {
     Random,
     /// A tier's engine, with the budgets of the board it plays on ([`Tier::settings_on`]), and what the
@@ -121,6 +129,8 @@ enum Spec {
         overrides: Limits,
         options: Options,
         hash: usize,
+        /// `weights=FILE`: the file's path and text.
+        weights: Option<(String, String)>,
     },
 }
 
@@ -139,6 +149,7 @@ impl Spec {
         let mut limits = Limits::default();
         let mut options = tier.options(0);
         let mut hash = tier.settings().hash_mb;
+        let mut weights = None;
         for p in parts {
             let number = |v: &str, max: u64| match v.parse::<u64>() {
                 Ok(n) if (1..=max).contains(&n) => Ok(n),
@@ -151,6 +162,10 @@ impl Spec {
                 Some(("hash", v)) => hash = number(v, MAX_TABLE_MB as u64)? as usize,
                 Some(("noise", "0")) => options.noise = 0,
                 Some(("noise", v)) => options.noise = number(v, MAX_NOISE as u64)? as i32,
+                Some(("weights", path)) => {
+                    let text = files::read_text(Path::new(path)).map_err(|e| format!("{text}: {path}: {e}"))?;
+                    weights = Some((path.to_string(), text));
+                }
                 None if p == "nonull" => options.features.null_move = false,
                 None if p == "nolmr" => options.features.late_move_reductions = false,
                 None if p == "nofut" => options.features.futility = false,
@@ -161,7 +176,19 @@ impl Spec {
         }
         // The table must be allocatable (each game allocates its own).
         Searcher::try_new(hash).map_err(|e| format!("{text}: {e}"))?;
-        Ok(Spec::Engine { label: text.to_string(), tier, overrides: limits, options, hash })
+        Ok(Spec::Engine { label: text.to_string(), tier, overrides: limits, options, hash, weights })
+    }
+
+    /// The spec's search options on a board of `shape`: with its `weights=FILE` read for that board.
+    fn options_on(&self, shape: Shape) -> Result<Options, String> {
+        match self {
+            Spec::Random => Ok(Options::default()),
+            Spec::Engine { options, weights: None, .. } => Ok(*options),
+            Spec::Engine { options, weights: Some((path, text)), label, .. } => {
+                let weights = Weights::parse(shape, text).map_err(|e| format!("{label}: {path}: {e}"))?;
+                Ok(Options { weights: Some(weights), ..*options })
+            }
+        }
     }
 
     /// An engine's limits on a board of `shape`: the tier's deterministic budget there (chess and Chess960
@@ -248,6 +275,8 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut totals = [Totals::default(), Totals::default()];
     let mut recent: Vec<i32> = Vec::new();
+    let shape = game.position().shape();
+    let options = [specs[0].options_on(shape)?, specs[1].options_on(shape)?];
     let (white_score, reason) = loop {
         if let Some(end) = game.status() {
             let s = match end.winner() {
@@ -267,14 +296,14 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
                 let legal = legal_moves(game.position());
                 legal[(rng.next_u64() % legal.len() as u64) as usize]
             }
-            Spec::Engine { tier, overrides, options, hash, .. } => {
+            Spec::Engine { tier, overrides, hash, .. } => {
                 let limits = &Spec::limits(*tier, overrides, game.position().shape());
                 let searcher = &mut searchers[side];
                 if searcher.hash_mb() != *hash {
                     searcher.resize(*hash);
                 }
                 searcher.clear();
-                let options = Options { seed: game.seed(), ..*options };
+                let options = Options { seed: game.seed(), ..options[side] };
                 let t = Instant::now();
                 let result = searcher.search(game.position(), game.history(), limits, &options, |_| {});
                 let tot = &mut totals[side];
@@ -316,9 +345,20 @@ fn main() -> ExitCode {
         }
     };
     for name in args.start.split(',') {
-        if name != "chess960" {
-            if let Err(e) = start::by_name(name) {
-                eprintln!("error: --start: {e}");
+        let shape = if name == "chess960" {
+            Shape::CHESS
+        } else {
+            match start::by_name(name) {
+                Ok(pos) => pos.shape(),
+                Err(e) => {
+                    eprintln!("error: --start: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        };
+        for spec in &specs {
+            if let Err(e) = spec.options_on(shape) {
+                eprintln!("error: {e}");
                 return ExitCode::from(2);
             }
         }

@@ -105,3 +105,76 @@ fn a_match_won_lost_or_drawn_throughout_gives_a_bound_not_a_point() {
         assert!(!line.contains("1200"), "{line}");
     }
 }
+
+#[test]
+fn a_weights_file_changes_the_evaluation_and_a_bad_one_is_refused() {
+    let dir = common::scratch("match-weights");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("a scratch file");
+        path.to_string_lossy().into_owned()
+    };
+    // The engine's own 2D weights, as `Weights::to_text` writes them, play the same games as no file; a
+    // queen valued at nothing plays others.
+    let own = write("own.txt", &tesseract::search::eval::Weights::of(2).to_text(tesseract::board::Shape::CHESS));
+    let no_queen = write("no-queen.txt", "# the queen is worth nothing\nvalue.Queen 0\n");
+    let games = |a: &str| {
+        let out = run(&["--a", a, "--b", "expert,nodes=300", "--start", "classic", "--games", "4", "--threads", "1"]);
+        assert!(out.status.success(), "{a}: {}", String::from_utf8_lossy(&out.stderr));
+        // The results and openings, without the players' labels.
+        stdout(&out)
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .map(|l| l.rsplit(": ").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let plain = games("expert,nodes=300");
+    assert_eq!(games(&format!("expert,nodes=300,weights={own}")), plain);
+    assert_ne!(games(&format!("expert,nodes=300,weights={no_queen}")), plain);
+
+    // A name that counts only on other boards, a value out of bounds, a file that is not there: exit code 2
+    // and one line that names the file and the line, before any game.
+    let unicorn = write("unicorn.txt", "\nvalue.Unicorn 400\n");
+    let huge = write("huge.txt", "mobility.Queen.mg 101\n");
+    let missing = dir.join("missing.txt").to_string_lossy().into_owned();
+    for (file, start, says) in [
+        (&unicorn, "classic", "line 2: no weight is named \"value.Unicorn\" on this board"),
+        (&unicorn, "standard,classic", "line 2: no weight is named \"value.Unicorn\" on this board"),
+        (&huge, "classic", "line 1: mobility.Queen.mg \"101\": expected a whole number from -100 to 100"),
+        (&missing, "classic", "No such file"),
+    ] {
+        let a = format!("expert,nodes=300,weights={file}");
+        let out = run(&["--a", &a, "--b", "random", "--start", start, "--games", "2"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{a}: {stderr}");
+        assert!(out.stdout.is_empty(), "{a}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {a}: {file}: ")) && stderr.contains(says), "{stderr}");
+    }
+    // The unicorn's value counts in 4D.
+    let a = format!("expert,nodes=300,weights={unicorn}");
+    let out = run(&["--a", &a, "--b", "random", "--start", "standard", "--games", "2", "--max-plies", "6"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_weights_files_of_the_readme_fit_the_5x5x5x5_board() {
+    use tesseract::board::Shape;
+    use tesseract::search::eval::Weights;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights");
+    let read = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).expect("a weights file of the README");
+        Weights::parse(Shape::TESSERACT, &text).expect("weights of the 5⁴ board")
+    };
+    let own = Weights::of(4);
+    let none = read("4d-no-passed.txt");
+    assert_eq!((none.passed, none.passed_king, none.unstoppable), ([(0, 0); 8], (0, 0), 0));
+    assert_eq!(Weights { passed: own.passed, passed_king: own.passed_king, unstoppable: own.unstoppable, ..none }, own);
+    for (name, times) in [("4d-passed-half.txt", (1, 2)), ("4d-passed-double.txt", (2, 1))] {
+        let w = read(name);
+        for (a, b) in w.passed.iter().zip(own.passed) {
+            assert_eq!((a.0 * times.1, a.1 * times.1), (b.0 * times.0, b.1 * times.0), "{name}");
+        }
+        assert_eq!(Weights { passed: own.passed, ..w }, own, "{name}");
+    }
+}

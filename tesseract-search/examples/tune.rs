@@ -189,13 +189,13 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
     let before_scale = fit_scale(&samples, &Evaluator::new(shape, &engine));
     let before = error(&samples, &Evaluator::new(shape, &engine), before_scale);
     let mut lines = Vec::new();
-    let fit = tune(&samples, shape, engine.clone(), picked, args.step, args.passes, |pass, scale, e| {
+    let fit = tune(&samples, shape, engine, picked, args.step, args.passes, |pass, scale, e| {
         lines.push(format!("pass {pass}: scale {scale:.3}, error {e:.6}"));
     });
     for line in lines {
         writeln!(out, "{line}")?;
     }
-    let (mut old, mut new) = (engine.clone(), fit.weights.clone());
+    let (mut old, mut new) = (engine, fit.weights);
     for ((name, was), (_, now)) in old.named(shape).into_iter().zip(new.named(shape)) {
         if was != now {
             writeln!(out, "{name} {was} -> {now}")?;

@@ -15,13 +15,12 @@
 //!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (queen 4, rook 3, others 2); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
-//! 6. **Passed pawns** (2D boards only): a pawn with no enemy pawn ahead on its file or the neighbouring
-//!    ones earns a bonus rising with its advance; in the endgame, more the farther the enemy king and
-//!    the nearer the own king are from the cell in front of it, and a large bonus when the enemy has only
-//!    king and pawns and its king cannot catch it (the rule of the square). On boards of three or four
-//!    axes the term is left out: in 4D, with two kinds of pawn moving along different axes, "passed" has
-//!    no settled meaning yet, and it was not measured on Raumschach.
-//!
+//! 6. **Passed pawns**: a pawn that no enemy pawn can block or capture on its way to promotion earns a
+//!    bonus rising with its advance; in the endgame, more the farther the enemy king and the nearer the
+//!    own king are from the cell in front of it, and a large bonus when the enemy has only king and pawns
+//!    and its king cannot catch it (the rule of the square). On 8×8 "passed" is the classic rule (no enemy
+//!    pawn ahead on its file or a neighbouring one); in 4D a Y-pawn can also be stopped by the enemy
+//!    W-pawns whose paths cross its own, and the other way round (`pawn_stops`).
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -61,11 +60,12 @@
 //! pawn attacks 2 of 64, so pieces are worth relatively more pawns than in 2D. These values have not been
 //! tuned by self-play yet (the README's matches measure the tiers, not the values).
 
+use std::ops::RangeInclusive;
 use std::sync::{Mutex, OnceLock};
 
-use tesseract_board::geometry::MAX_SIDE;
+use tesseract_board::geometry::{Geometry, MAX_DIMS};
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
-use tesseract_board::{Color, Position, Role, Shape};
+use tesseract_board::{Cell, Color, Position, Role, Shape};
 
 /// Piece values in centipawns on boards of three or more axes, indexed by [`Role::index`] (the king's
 /// value is 0: it is never captured).
@@ -92,10 +92,11 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
 /// The engine evaluates with [`Weights::of`]; an [`Evaluator`] evaluates with any weights, which is how
-/// the tuner ([`crate::tune`]) tries others. Not here, and fixed: the game phase's weights by role, the
-/// king danger's curve (`units² / 64`, at most 500), the shelter's cap, the unstoppable passed pawn's
-/// bonus and the endgame knowledge.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// the tuner ([`crate::tune`]) tries others, and a search with those of its
+/// [`Options::weights`](crate::Options::weights). As text, weights are lines `name value`
+/// ([`Weights::to_text`], [`Weights::parse`]). Not here, and fixed: the game phase's weights by role, the
+/// king danger's curve (`units² / 64`, at most 500), the shelter's cap and the endgame knowledge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// Material, in centipawns (the king's is 0).
     pub values: [i32; 9],
@@ -111,12 +112,15 @@ pub struct Weights {
     pub shelter: i32,
     /// The side to move's bonus.
     pub tempo: i32,
-    /// Passed-pawn bonus by steps advanced from the start rank (2D boards only).
+    /// Passed-pawn bonus by steps advanced from the start row.
     pub passed: [(i32, i32); 8],
     /// Endgame bonus per cell of king distance to the cell in front of a passed pawn, times the pawn's
     /// steps: the enemy king's distance counts for the pawn (the first), the own king's against (the
-    /// second). 2D boards only.
+    /// second).
     pub passed_king: (i32, i32),
+    /// The endgame bonus of a passed pawn that the enemy king cannot catch when the enemy has nothing but
+    /// king and pawns ("the rule of the square").
+    pub unstoppable: i32,
 }
 
 const WEIGHTS_4D: Weights = Weights {
@@ -128,8 +132,9 @@ const WEIGHTS_4D: Weights = Weights {
     attack: [0, 4, 3, 2, 2, 2, 2, 0, 0],
     shelter: 6,
     tempo: TEMPO,
-    passed: [(0, 0); 8],
-    passed_king: (0, 0),
+    passed: [(10, 20), (40, 80), (100, 200), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    passed_king: (5, 2),
+    unstoppable: 500,
 };
 
 const WEIGHTS_2D: Weights = Weights {
@@ -143,7 +148,12 @@ const WEIGHTS_2D: Weights = Weights {
     tempo: TEMPO,
     passed: [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)],
     passed_king: (5, 2),
+    unstoppable: 500,
 };
+
+/// The largest evaluation either way, in centipawns: far above any real position's (a queen and a
+/// half's worth of mobility in 4D is a few thousand), far below the search's table wins and mates.
+pub const MAX_EVAL: i32 = 20_000;
 
 /// Game phase weight by role: the phase is their sum over the board (at most 24 on 2D boards, 32 on
 /// others), 0 the endgame.
@@ -168,13 +178,13 @@ impl Weights {
     }
 
     /// The weights that count on boards of `shape`, each named and mutable: the tuner's parameters. Left
-    /// out are those that multiply nothing there (roles absent from the board, the passed-pawn terms off
-    /// 2D boards, the king's mobility and material, the pawns' mobility and attack, the advance and
+    /// out are those that multiply nothing there (roles absent from the board, the pawn terms on boards
+    /// without pawns, the king's mobility and material, the pawns' mobility and attack, the advance and
     /// passed-pawn entries past the farthest step a pawn stands on, `side − 3`), the pawn's value (the
     /// unit) and the advance of a pawn on its start row (the base of the others).
     ///
     /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
-    /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`.
+    /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`.
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
         // A pawn stands from its start row (step 0) to the row before its promotion (step side − 3).
@@ -203,7 +213,8 @@ impl Weights {
                 pair(&mut out, format!("mobility.{}", name(i)), m, e);
             }
         }
-        for (i, (m, e)) in self.advance.iter_mut().enumerate().take(steps).skip(1) {
+        let pawns = !shape.geometry().pawn_roles().is_empty();
+        for (i, (m, e)) in self.advance.iter_mut().enumerate().take(if pawns { steps } else { 0 }).skip(1) {
             pair(&mut out, format!("advance.{i}"), m, e);
         }
         for (i, a) in self.attack.iter_mut().enumerate() {
@@ -213,15 +224,154 @@ impl Weights {
         }
         out.push(("shelter".to_string(), &mut self.shelter));
         out.push(("tempo".to_string(), &mut self.tempo));
-        if dims == 2 {
+        if pawns {
             for (i, (m, e)) in self.passed.iter_mut().enumerate().take(steps) {
                 pair(&mut out, format!("passed.{i}"), m, e);
             }
             out.push(("passed_king.enemy".to_string(), &mut self.passed_king.0));
             out.push(("passed_king.own".to_string(), &mut self.passed_king.1));
+            out.push(("unstoppable".to_string(), &mut self.unstoppable));
         }
         out
     }
+
+    /// The range a named weight ([`Weights::named`]) may take in a weights text ([`Weights::parse`]):
+    /// 0 to 4,000 for a value, −100 to 100 for a mobility, king-attack or king-distance weight, −1,000 to
+    /// 1,000 for the others. Within them no sum of the evaluation overflows, on any board and with as many
+    /// pieces as a position holds; the engine's own weights are well inside.
+    pub fn bounds(name: &str) -> RangeInclusive<i32> {
+        if name.starts_with("value.") {
+            0..=4_000
+        } else if ["mobility.", "attack.", "passed_king."].iter().any(|p| name.starts_with(p)) {
+            -100..=100
+        } else {
+            -1_000..=1_000
+        }
+    }
+
+    /// The weights that count on boards of `shape` as text, one a line: the name ([`Weights::named`]), a
+    /// space and the value. [`Weights::parse`] reads it back.
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::Shape;
+    /// use tesseract_search::eval::Weights;
+    /// let text = Weights::of(2).to_text(Shape::CHESS);
+    /// assert!(text.starts_with("value.Queen 900\nvalue.Rook 500\n"));
+    /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
+    /// ```
+    pub fn to_text(&self, shape: Shape) -> String {
+        let mut copy = *self;
+        copy.named(shape).into_iter().map(|(name, value)| format!("{name} {value}\n")).collect()
+    }
+
+    /// The engine's weights for boards of `shape` ([`Weights::of`]) with the changes of `text`: a line
+    /// `name value` sets the weight of that name ([`Weights::named`]) to a whole number within its
+    /// [bounds](Weights::bounds); blank lines and everything after a `#` are skipped. A name given twice,
+    /// a name that does not count on this board, a value out of bounds or a line of another form is an
+    /// error naming the line; the weights are then not given.
+    ///
+    /// # Errors
+    /// [`WeightsError`], with the line's number (from 1).
+    ///
+    /// # Examples
+    /// ```
+    /// use tesseract_board::{Role, Shape};
+    /// use tesseract_search::eval::{Weights, WeightsError};
+    /// let w = Weights::parse(Shape::CHESS, "value.Rook 520  # a little more\ntempo 10\n")?;
+    /// assert_eq!((w.values[Role::Rook.index()], w.tempo), (520, 10));
+    /// assert!(matches!(
+    ///     Weights::parse(Shape::CHESS, "\nvalue.Unicorn 400"),
+    ///     Err(WeightsError::Unknown { line: 2, .. })
+    /// ));
+    /// # Ok::<_, WeightsError>(())
+    /// ```
+    pub fn parse(shape: Shape, text: &str) -> Result<Weights, WeightsError> {
+        let mut weights = Weights::of(shape.geometry().dims());
+        let mut given: Vec<String> = Vec::new();
+        let mut named = weights.named(shape);
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or_default().trim();
+            if content.is_empty() {
+                continue;
+            }
+            let mut words = content.split_whitespace();
+            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+                return Err(WeightsError::Malformed { line, found: shorten(content) });
+            };
+            let Some((_, slot)) = named.iter_mut().find(|(n, _)| n == name) else {
+                return Err(WeightsError::Unknown { line, name: shorten(name) });
+            };
+            if given.iter().any(|g| g == name) {
+                return Err(WeightsError::Repeated { line, name: name.to_string() });
+            }
+            let bounds = Weights::bounds(name);
+            match value.parse::<i32>() {
+                Ok(v) if bounds.contains(&v) => **slot = v,
+                _ => {
+                    return Err(WeightsError::Value {
+                        line,
+                        name: name.to_string(),
+                        value: shorten(value),
+                        min: *bounds.start(),
+                        max: *bounds.end(),
+                    });
+                }
+            }
+            given.push(name.to_string());
+        }
+        drop(named);
+        Ok(weights)
+    }
+}
+
+/// Why a weights text was refused ([`Weights::parse`]); `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// A line that is not a name and a value.
+    #[error("line {line}: expected a weight's name and its value (like `value.Rook 500`), found {found:?}")]
+    Malformed {
+        /// The line.
+        line: usize,
+        /// What it holds (its first 40 characters).
+        found: String,
+    },
+    /// A name that is no weight of this board's.
+    #[error("line {line}: no weight is named {name:?} on this board")]
+    Unknown {
+        /// The line.
+        line: usize,
+        /// The name (its first 40 characters).
+        name: String,
+    },
+    /// A weight given a second time.
+    #[error("line {line}: {name} is given a second time")]
+    Repeated {
+        /// The line.
+        line: usize,
+        /// The weight's name.
+        name: String,
+    },
+    /// A value that is not a whole number within the weight's bounds.
+    #[error("line {line}: {name} {value:?}: expected a whole number from {min} to {max}")]
+    Value {
+        /// The line.
+        line: usize,
+        /// The weight's name.
+        name: String,
+        /// The value given (its first 40 characters).
+        value: String,
+        /// The lowest value allowed.
+        min: i32,
+        /// The highest value allowed.
+        max: i32,
+    },
+}
+
+/// The first 40 characters of `text`, for an error message.
+fn shorten(text: &str) -> String {
+    text.chars().take(40).collect()
 }
 
 /// The evaluation under weights of the caller's, for one board shape: what [`evaluate_white`] computes
@@ -284,8 +434,19 @@ pub(crate) struct Tables {
     tempo: i32,
     passed: [(i32, i32); 8],
     passed_king: (i32, i32),
+    unstoppable: i32,
+    /// The coordinates of every cell, for the passed pawns' king distances.
+    coords: Vec<[i8; MAX_DIMS]>,
+    /// The mailbox offset of one step along each axis.
+    strides: [i32; MAX_DIMS],
+    dims: usize,
+    /// What stops a pawn, for the passed-pawn term: `pawn_stops[a..b]`, with `(a, b) = stops_from[(color
+    /// · 2 + kind) · cells + cell]` (kind 0 the Y-pawn, 1 the W-pawn), are the (padded cell, mailbox code)
+    /// of the enemy pawns that would block it or could capture it on its way; see [`pawn_stops`].
+    pawn_stops: Vec<(u16, u8)>,
+    stops_from: Vec<(u32, u32)>,
     phase_max: i32,
-    /// On 2D boards, the (file, rank) of every cell, both from 0, for the passed-pawn term; empty on
+    /// On 2D boards, the (file, rank) of every cell, both from 0, for the endgame knowledge; empty on
     /// other boards.
     file_rank: Vec<(u8, u8)>,
     /// The board's side.
@@ -378,6 +539,7 @@ impl Tables {
             }
             mobility_base[role.index()] = (total / (2 * cells)) as i32;
         }
+        let (pawn_stops, stops_from) = pawn_stops(g);
         Tables {
             cells,
             padded_len,
@@ -395,6 +557,12 @@ impl Tables {
             tempo: w.tempo,
             passed: w.passed,
             passed_king: w.passed_king,
+            unstoppable: w.unstoppable,
+            coords: g.all_cells().map(|cell| g.coords(cell).map(|c| c as i8)).collect(),
+            strides: std::array::from_fn(|axis| if axis < dims { g.stride(axis) } else { 0 }),
+            dims,
+            pawn_stops,
+            stops_from,
             phase_max: if dims == 2 { 24 } else { 32 },
             file_rank: if dims == 2 {
                 g.all_cells().map(|cell| (g.coords(cell)[0] - 1, g.coords(cell)[1] - 1)).collect()
@@ -428,6 +596,22 @@ impl Tables {
         }
         let t: &'static Tables = Box::leak(Box::new(Tables::build(shape, &Weights::of(shape.geometry().dims()))));
         others.push((shape, t));
+        t
+    }
+
+    /// The tables of `shape` under `weights`: those of [`Tables::of`] for the engine's own weights, else
+    /// built on first use and kept for the process's life, once for each shape and set of weights.
+    pub(crate) fn with(shape: Shape, weights: &Weights) -> &'static Tables {
+        static CUSTOM: Mutex<Vec<(Shape, Weights, &'static Tables)>> = Mutex::new(Vec::new());
+        if *weights == Weights::of(shape.geometry().dims()) {
+            return Tables::of(shape);
+        }
+        let mut custom = CUSTOM.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(&(_, _, t)) = custom.iter().find(|(s, w, _)| *s == shape && w == weights) {
+            return t;
+        }
+        let t: &'static Tables = Box::leak(Box::new(Tables::build(shape, weights)));
+        custom.push((shape, *weights, t));
         t
     }
 
@@ -478,8 +662,6 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mut attackers = [0i32; 2];
     let mut shelter = [0i32; 2];
     let mut phase = 0;
-    // On 2D boards, `pawns[c][file]` has bit `rank` set for each pawn of color c.
-    let mut pawns = [[0u16; MAX_SIDE as usize]; 2];
     // The material: pieces by color and role, and (on 2D boards) the colors of the bishops' squares.
     let mut material = Material::default();
     for color in Color::ALL {
@@ -509,7 +691,6 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if !t.file_rank.is_empty() {
                 let (f, r) = t.file_rank[board_cell];
                 if role.is_pawn() {
-                    pawns[ci][f as usize] |= 1 << r;
                     material.pawn_files[ci] |= 1 << f;
                 } else if role == Role::Bishop {
                     material.bishop_squares[ci] |= 1 << ((f + r) % 2);
@@ -578,14 +759,15 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         }
         mg[ci] += t.shelter * shelter[ci].min(SHELTER_CAP) - danger;
     }
-    if !t.file_rank.is_empty() {
-        passed_pawns(t, pos, &pawns, kings, &mut mg, &mut eg);
-    }
-    let phase = phase.min(t.phase_max);
-    let mgv = mg[0] - mg[1];
-    let egv = eg[0] - eg[1];
+    passed_pawns(t, pos, kings, &mut mg, &mut eg);
+    let phase = i64::from(phase.min(t.phase_max));
+    let (mgv, egv) = (i64::from(mg[0] - mg[1]), i64::from(eg[0] - eg[1]));
     let tempo = if pos.turn() == Color::White { t.tempo } else { -t.tempo };
-    let v = (mgv * phase + egv * (t.phase_max - phase)) / t.phase_max + tempo;
+    // Blended in 64 bits: the weights' bounds keep each color's sums within `i32` on every board, not
+    // their product with the phase. Clamped (to keep below the search's table wins and mates).
+    let phase_max = i64::from(t.phase_max);
+    let blend = (mgv * phase + egv * (phase_max - phase)) / phase_max + i64::from(tempo);
+    let v = blend.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32;
     match known(t, &material) {
         Known::Scale(scale) => {
             // The side ahead's score, scaled (toward zero: the evaluation stays antisymmetric).
@@ -774,61 +956,146 @@ const KBNK_CORNER: i32 = 40;
 const KBNK_EDGE: i32 = 30;
 const KBNK_CLOSE: i32 = 15;
 
-/// Endgame bonus of a passed pawn that the enemy king cannot catch ("the rule of the square") when the
-/// enemy has nothing but king and pawns. A heuristic, as in most engines: each such pawn earns it (two
-/// runners twice), pieces standing in the pawn's path other than its own pawns are not looked at, and
-/// neither is an enemy pawn that would promote first.
-const UNSTOPPABLE: i32 = 500;
+/// [`pawn_stops`]'s lists: the stops, and for each (color, kind, cell) its range of them.
+type PawnStops = (Vec<(u16, u8)>, Vec<(u32, u32)>);
 
-/// Adds the passed-pawn terms of both colors on a 2D board: a pawn is passed when no enemy pawn stands
-/// ahead of it on its file or a neighbouring one. `pawns[color][file]` has bit `rank` set for each pawn.
-fn passed_pawns(
-    t: &Tables,
-    pos: &Position,
-    pawns: &[[u16; MAX_SIDE as usize]; 2],
-    kings: [usize; 2],
-    mg: &mut [i32; 2],
-    eg: &mut [i32; 2],
-) {
-    let n = t.side;
-    let king_at = |ci: usize| {
-        let (f, r) = t.file_rank[t.to_cell[kings[ci]] as usize];
-        (i32::from(f), i32::from(r))
+/// What stops each pawn, on every cell, for each color and kind: the enemy pawns that would block it or
+/// could capture it on its way to promotion, as (padded cell, mailbox code) lists for [`Tables`]. A pawn
+/// with none of them on the board is passed.
+///
+/// An enemy pawn stops a pawn when it stands on the pawn's path (the cells ahead of it, to the promotion
+/// row) or could reach one by its own moves forward, or when, there or on any cell it can reach, it
+/// attacks the pawn's cell or a cell of its path. On 2D boards this is the classic rule: an enemy pawn
+/// ahead on the pawn's file or a neighbouring one. In 4D a Y-pawn is also stopped by the enemy W-pawns
+/// whose paths cross its own (and the other way round). Captures en passant are not looked at.
+fn pawn_stops(g: &Geometry) -> PawnStops {
+    let cells = g.cells();
+    let mut stops = Vec::new();
+    let mut from = vec![(0, 0); 4 * cells];
+    let mut seen = vec![usize::MAX; 2 * cells];
+    let step = |axis: usize, by: i8| {
+        let mut d = [0i8; MAX_DIMS];
+        d[axis] = by;
+        d
     };
-    let dist = |a: (i32, i32), b: (i32, i32)| (a.0 - b.0).abs().max((a.1 - b.1).abs());
+    // (order, padded cell, code): see the sort below.
+    let mut found: Vec<((bool, u8), u16, u8)> = Vec::new();
+    for (ci, color) in Color::ALL.into_iter().enumerate() {
+        // White's pawns advance up their axis, Black's down; an enemy pawn's cells behind it are so
+        // further in the direction of the pawn's own advance, along the enemy pawn's axis.
+        let dir: i8 = if ci == 0 { 1 } else { -1 };
+        for &role in g.pawn_roles() {
+            let axis = role.pawn_axis().expect("a pawn role");
+            let kind = usize::from(role == Role::WPawn);
+            for cell in g.all_cells() {
+                let stamp = (ci * 2 + kind) * cells + cell.index();
+                let mut targets = vec![cell];
+                while let Some(next) = g.offset(targets[targets.len() - 1], &step(axis, dir)) {
+                    targets.push(next);
+                }
+                found.clear();
+                for &enemy in g.pawn_roles() {
+                    let b = enemy.pawn_axis().expect("a pawn role");
+                    let enemy_kind = usize::from(enemy == Role::WPawn);
+                    let code = mailbox::code(color.other(), enemy);
+                    // `from` and the cells behind it, from which the enemy pawn walks to it; `facing` when
+                    // they are the pawn's own line and the enemy pawn of its kind.
+                    let mut add = |from: Cell, facing: bool| {
+                        let mut at = Some(from);
+                        while let Some(c) = at {
+                            let key = enemy_kind * cells + c.index();
+                            if seen[key] != stamp {
+                                seen[key] = stamp;
+                                let along = g.coord(c, axis).abs_diff(g.coord(cell, axis));
+                                found.push(((!facing, along), g.padded(c) as u16, code));
+                            }
+                            at = g.offset(c, &step(b, dir));
+                        }
+                    };
+                    for (k, &target) in targets.iter().enumerate() {
+                        if k > 0 {
+                            add(target, enemy == role);
+                        }
+                        // The cells from which an enemy pawn captures on `target`.
+                        for &x in g.capture_axes() {
+                            for side in [-1, 1] {
+                                let mut d = step(b, dir);
+                                d[x] = side;
+                                if let Some(attacker) = g.offset(target, &d) {
+                                    add(attacker, false);
+                                }
+                            }
+                        }
+                    }
+                }
+                // The enemy pawns facing it first (the likeliest to stop it), then the others, each by
+                // distance along the pawn's axis, so that the test of a stopped pawn ends early.
+                found.sort_by_key(|f| f.0);
+                let start = stops.len() as u32;
+                stops.extend(found.iter().map(|&(_, padded, code)| (padded, code)));
+                from[stamp] = (start, stops.len() as u32);
+            }
+        }
+    }
+    (stops, from)
+}
+
+/// Whether the pawn `role` of color index `ci` on `cell` is passed: no enemy pawn of [`pawn_stops`] is on
+/// the mailbox `mb`.
+#[inline]
+fn is_passed(t: &Tables, mb: &[u8], ci: usize, role: Role, cell: usize) -> bool {
+    let (a, b) = t.stops_from[(ci * 2 + usize::from(role == Role::WPawn)) * t.cells + cell];
+    !t.pawn_stops[a as usize..b as usize].iter().any(|&(q, code)| mb[q as usize] == code)
+}
+
+/// Adds the passed-pawn terms of both colors: a pawn is passed when no enemy pawn stops it ([`pawn_stops`]).
+/// It earns `Weights::passed[steps]`; in the endgame `steps · (enemy · d(enemy king) − own · d(own king))`
+/// more (`Weights::passed_king`), the distances in king moves to the cell in front of it; and
+/// `Weights::unstoppable` when the enemy has nothing but king and pawns and its king cannot reach the
+/// promotion cell in time (the rule of the square). A heuristic, as in most engines: each such pawn earns
+/// it (two runners twice), pieces standing in the pawn's path other than its own pawns are not looked at,
+/// and neither is an enemy pawn that would promote first.
+fn passed_pawns(t: &Tables, pos: &Position, kings: [usize; 2], mg: &mut [i32; 2], eg: &mut [i32; 2]) {
+    let mb = pos.mailbox();
+    let at = |p: usize| &t.coords[t.to_cell[p] as usize];
+    let dist =
+        |a: &[i8; MAX_DIMS], b: &[i8; MAX_DIMS]| (0..t.dims).map(|i| i32::from(a[i].abs_diff(b[i]))).max().unwrap_or(0);
     for ci in 0..2 {
-        let enemy = 1 - ci;
-        let (own_king, enemy_king) = (king_at(ci), king_at(enemy));
+        let (color, enemy) = (Color::ALL[ci], 1 - ci);
+        let (own_king, enemy_king) = (at(kings[ci]), at(kings[enemy]));
         // Whether the enemy has only king and pawns, asked once there is a passed pawn.
         let mut enemy_bare = None;
         let enemy_to_move = pos.turn().index() == enemy;
-        // White's pawns go up the ranks, Black's down.
-        let (dir, last_rank) = if ci == 0 { (1, n - 1) } else { (-1, 0) };
-        for f in 0..n {
-            let mut bits = pawns[ci][f as usize];
-            while bits != 0 {
-                let r = bits.trailing_zeros() as i32;
-                bits &= bits - 1;
-                let ahead: u16 = if ci == 0 { !((2u16 << r) - 1) } else { (1u16 << r) - 1 };
-                if (f.max(1) - 1..=(f + 1).min(n - 1)).any(|g| pawns[enemy][g as usize] & ahead != 0) {
-                    continue;
-                }
-                let steps = if ci == 0 { r - 1 } else { n - 2 - r }.clamp(0, 7);
-                let (pm, pe) = t.passed[steps as usize];
-                mg[ci] += pm;
-                eg[ci] += pe;
-                let front = (f, r + dir);
-                eg[ci] += steps * (t.passed_king.0 * dist(enemy_king, front) - t.passed_king.1 * dist(own_king, front));
-                if *enemy_bare.get_or_insert_with(|| !has_pieces(pos, Color::ALL[enemy])) {
-                    let promotion = (f, last_rank);
-                    let cells_to_go = (last_rank - r).abs();
-                    // From the start rank the first step may be a double one (on a board of side 3 the
-                    // start rank is the one before the last, and there is none).
-                    let moves_to_go = if steps == 0 && cells_to_go >= 2 { cells_to_go - 1 } else { cells_to_go };
-                    let own_pawn_ahead = pawns[ci][f as usize] & ahead != 0;
-                    if !own_pawn_ahead && moves_to_go < dist(enemy_king, promotion) - i32::from(enemy_to_move) {
-                        eg[ci] += UNSTOPPABLE;
-                    }
+        let own_pawns = [mailbox::code(color, Role::YPawn), mailbox::code(color, Role::WPawn)];
+        // White's pawns go up their axis, Black's down.
+        let (dir, last) = if ci == 0 { (1, t.side) } else { (-1, 1) };
+        for &p in pos.piece_list(color) {
+            let p = p as usize;
+            let role = mailbox::role(mb[p]);
+            let Some(axis) = role.pawn_axis() else { continue };
+            let cell = t.to_cell[p] as usize;
+            if !is_passed(t, mb, ci, role, cell) {
+                continue;
+            }
+            let coord = i32::from(t.coords[cell][axis]);
+            let steps = if ci == 0 { coord - 2 } else { t.side - 1 - coord }.clamp(0, 7);
+            let (pm, pe) = t.passed[steps as usize];
+            mg[ci] += pm;
+            eg[ci] += pe;
+            let stride = dir * t.strides[axis];
+            let front = at((p as i32 + stride) as usize);
+            eg[ci] += steps * (t.passed_king.0 * dist(enemy_king, front) - t.passed_king.1 * dist(own_king, front));
+            if *enemy_bare.get_or_insert_with(|| !has_pieces(pos, Color::ALL[enemy])) {
+                let mut promotion = t.coords[cell];
+                promotion[axis] = last as i8;
+                let cells_to_go = (last - coord).abs();
+                // From the start row the first step may be a double one (on a board of side 3 the start
+                // row is the one before the last, and there is none).
+                let moves_to_go = if steps == 0 && cells_to_go >= 2 { cells_to_go - 1 } else { cells_to_go };
+                let own_pawn_ahead =
+                    (1..=cells_to_go).any(|k| own_pawns.contains(&mb[(p as i32 + k * stride) as usize]));
+                if !own_pawn_ahead && moves_to_go < dist(enemy_king, &promotion) - i32::from(enemy_to_move) {
+                    eg[ci] += t.unstoppable;
                 }
             }
         }
@@ -847,7 +1114,7 @@ pub(crate) fn has_pieces(pos: &Position, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tesseract_board::{CastlingMode, start};
+    use tesseract_board::{CastlingMode, Piece, Setup, start};
 
     #[test]
     fn starts_are_balanced() {
@@ -867,19 +1134,9 @@ mod tests {
     /// The passed-pawn terms of `fen` alone, as (mg, eg) for White and for Black.
     fn passed_terms(fen: &str) -> ([i32; 2], [i32; 2]) {
         let pos = Position::from_fen(fen).unwrap();
-        let t = Tables::of(pos.shape());
-        let mut pawns = [[0u16; MAX_SIDE as usize]; 2];
-        for color in Color::ALL {
-            for &p in pos.piece_list(color) {
-                if mailbox::role(pos.mailbox()[p as usize]).is_pawn() {
-                    let (f, r) = t.file_rank[t.to_cell[p as usize] as usize];
-                    pawns[color.index()][f as usize] |= 1 << r;
-                }
-            }
-        }
         let kings = [pos.king_padded(Color::White), pos.king_padded(Color::Black)];
         let (mut mg, mut eg) = ([0; 2], [0; 2]);
-        passed_pawns(t, &pos, &pawns, kings, &mut mg, &mut eg);
+        passed_pawns(Tables::of(pos.shape()), &pos, kings, &mut mg, &mut eg);
         (mg, eg)
     }
 
@@ -897,6 +1154,83 @@ mod tests {
         // 4 from the white king on e1 and 3 from the black king: 1 · (5·4 − 2·3) = 14. White's d5 as
         // above.
         assert_eq!(passed_terms("4k3/8/5p2/3P4/8/8/8/4K3 w - - 0 1"), ([20, 5], [45, 29]));
+    }
+
+    #[test]
+    fn what_stops_a_pawn_on_8x8_is_the_classic_rule() {
+        // An enemy pawn on the pawn's file or a neighbouring one, strictly ahead of it, and nothing else.
+        let g = Shape::CHESS.geometry();
+        let t = Tables::of(Shape::CHESS);
+        for (ci, color) in Color::ALL.into_iter().enumerate() {
+            let enemy_pawn = mailbox::code(color.other(), Role::YPawn);
+            for cell in g.all_cells() {
+                let (f, r) = (g.coords(cell)[0] as i32, g.coords(cell)[1] as i32);
+                let ahead = |rank: i32| if ci == 0 { rank > r } else { rank < r };
+                let mut expected: Vec<(u16, u8)> = g
+                    .all_cells()
+                    .filter(|&c| (g.coords(c)[0] as i32 - f).abs() <= 1 && ahead(g.coords(c)[1] as i32))
+                    .map(|c| (g.padded(c) as u16, enemy_pawn))
+                    .collect();
+                let (a, b) = t.stops_from[ci * 2 * t.cells + cell.index()];
+                let mut table = t.pawn_stops[a as usize..b as usize].to_vec();
+                expected.sort_unstable();
+                table.sort_unstable();
+                assert_eq!(table, expected, "{color:?} pawn on {}", g.cell_name(cell));
+            }
+        }
+    }
+
+    /// Whether a white pawn `role` on `at` is passed among black pieces `black` on the 5⁴ board (kings on
+    /// 1111 and 5555).
+    fn passed_in_4d(role: Role, at: [u8; 4], black: &[(Role, [u8; 4])]) -> bool {
+        let mut setup = Setup::empty(Shape::TESSERACT);
+        setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
+        setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
+        setup.put(&at, Some(Piece::new(Color::White, role)));
+        for (r, c) in black {
+            setup.put(c, Some(Piece::new(Color::Black, *r)));
+        }
+        let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+        let g = Shape::TESSERACT.geometry();
+        is_passed(Tables::of(Shape::TESSERACT), pos.mailbox(), 0, role, g.cell(&at).unwrap().index())
+    }
+
+    #[test]
+    fn what_stops_a_pawn_in_4d() {
+        use Role::{Knight, WPawn, YPawn};
+        // A white Y-pawn on (3,2,3,3) walks y up to (3,5,3,3); its capture axes are x and z.
+        let y = [3, 2, 3, 3];
+        assert!(passed_in_4d(YPawn, y, &[]));
+        // Black Y-pawns: ahead on its line (blocks), ahead one step along x or z (captures), behind or
+        // two steps aside (neither).
+        assert!(!passed_in_4d(YPawn, y, &[(YPawn, [3, 4, 3, 3])]));
+        assert!(!passed_in_4d(YPawn, y, &[(YPawn, [4, 3, 3, 3])]));
+        assert!(!passed_in_4d(YPawn, y, &[(YPawn, [3, 4, 2, 3])]));
+        assert!(passed_in_4d(YPawn, y, &[(YPawn, [4, 2, 3, 3])]));
+        assert!(passed_in_4d(YPawn, y, &[(YPawn, [5, 4, 3, 3])]));
+        assert!(passed_in_4d(YPawn, y, &[(YPawn, [4, 4, 4, 3])]));
+        // Not on the pawn's hyperplane w = 3: a black Y-pawn never changes w.
+        assert!(passed_in_4d(YPawn, y, &[(YPawn, [3, 4, 3, 4])]));
+        // Black W-pawns walk w down and capture along x or z: one on (3,3,3,4) or (3,5,3,4) steps onto
+        // the path ((3,3,3,3), the promotion cell (3,5,3,3)); one on (2,3,3,4) or (3,4,4,4) captures on it
+        // ((3,3,3,3), (3,4,3,3)); one on (3,4,3,2) has passed w = 3, and one on (1,3,3,4) or (2,3,3,3)
+        // never attacks a cell of the path.
+        assert!(!passed_in_4d(YPawn, y, &[(WPawn, [3, 3, 3, 4])]));
+        assert!(!passed_in_4d(YPawn, y, &[(WPawn, [3, 5, 3, 4])]));
+        assert!(!passed_in_4d(YPawn, y, &[(WPawn, [2, 3, 3, 4])]));
+        assert!(!passed_in_4d(YPawn, y, &[(WPawn, [3, 4, 4, 4])]));
+        assert!(passed_in_4d(YPawn, y, &[(WPawn, [3, 4, 3, 2])]));
+        assert!(passed_in_4d(YPawn, y, &[(WPawn, [1, 3, 3, 4])]));
+        assert!(passed_in_4d(YPawn, y, &[(WPawn, [2, 3, 3, 3])]));
+        // Pieces do not stop it.
+        assert!(passed_in_4d(YPawn, y, &[(Knight, [3, 3, 3, 3])]));
+        // A white W-pawn on (2,3,4,2) walks w; black Y-pawns on (2,4,4,4) (steps onto (2,3,4,4)) and
+        // (3,4,4,3) (captures on (2,3,4,3)) stop it, one on (2,2,4,4) (past y = 3) does not.
+        let w = [2, 3, 4, 2];
+        assert!(passed_in_4d(WPawn, w, &[]));
+        assert!(!passed_in_4d(WPawn, w, &[(YPawn, [2, 4, 4, 4])]));
+        assert!(!passed_in_4d(WPawn, w, &[(YPawn, [3, 4, 4, 3])]));
+        assert!(passed_in_4d(WPawn, w, &[(YPawn, [2, 2, 4, 4])]));
     }
 
     #[test]
@@ -920,18 +1254,80 @@ mod tests {
         // the tempo bonus twice and the unstoppable bonus (no pieces: the endgame weight is whole).
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
+        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
         // On a board of side 3 a pawn on its start rank has no double step: a2 needs one move, and the
         // black king on c3 is two from a3, so the bonus goes with White to move only (a double step
         // counted there would give it both ways).
         let white = evaluate_white(&Position::from_fen("2k/P2/K2 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("2k/P2/K2 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
+        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
         // A pawn of its own ahead takes the bonus away: a2 has none, a3 (five moves, one step from
         // the start) has it with White to move only.
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + UNSTOPPABLE);
+        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
+    }
+
+    #[test]
+    fn weights_as_text() {
+        let line = Shape::new(1, 5).unwrap();
+        for shape in [Shape::CHESS, Shape::RAUMSCHACH, Shape::TESSERACT, line] {
+            let own = Weights::of(shape.geometry().dims());
+            assert_eq!(Weights::parse(shape, &own.to_text(shape)), Ok(own));
+            // Every weight of the engine's own is within its bounds.
+            let mut copy = own;
+            for (name, value) in copy.named(shape) {
+                assert!(Weights::bounds(&name).contains(value), "{name} {value}");
+            }
+        }
+        let parse = |text: &str| Weights::parse(Shape::CHESS, text);
+        let mut w = Weights::of(2);
+        w.tempo = -5;
+        w.values[Role::Queen.index()] = 4_000;
+        assert_eq!(parse("  tempo   -5 # comment\n\n# value.Queen 1\nvalue.Queen 4000"), Ok(w));
+        assert_eq!(parse("tempo"), Err(WeightsError::Malformed { line: 1, found: "tempo".into() }));
+        assert_eq!(parse("\ntempo 1 2"), Err(WeightsError::Malformed { line: 2, found: "tempo 1 2".into() }));
+        assert_eq!(parse("value.Pawn 90"), Err(WeightsError::Unknown { line: 1, name: "value.Pawn".into() }));
+        assert_eq!(parse("tempo 1\ntempo 1"), Err(WeightsError::Repeated { line: 2, name: "tempo".into() }));
+        let value =
+            |v: &str, min, max| WeightsError::Value { line: 1, name: "value.Rook".into(), value: v.into(), min, max };
+        assert_eq!(parse("value.Rook 4001"), Err(value("4001", 0, 4_000)));
+        assert_eq!(parse("value.Rook -1"), Err(value("-1", 0, 4_000)));
+        assert_eq!(parse("value.Rook 5.5"), Err(value("5.5", 0, 4_000)));
+        assert_eq!(parse(&format!("value.Rook {}", "9".repeat(60))), Err(value(&"9".repeat(40), 0, 4_000)));
+        assert_eq!(
+            parse("value.Rook 1e3").unwrap_err().to_string(),
+            "line 1: value.Rook \"1e3\": expected a whole number from 0 to 4000"
+        );
+    }
+
+    #[test]
+    fn no_sum_overflows_within_the_bounds() {
+        // Every weight at the bound that makes a term largest, and the most pieces a side may have (64):
+        // the king, 25 passed pawns one step from promotion and 38 queens, against a lone king. The
+        // evaluation is clamped, not wrapped (a debug build would panic on an overflow).
+        let shape = Shape::TESSERACT;
+        let mut w = Weights::of(4);
+        for (name, value) in w.named(shape) {
+            *value = *Weights::bounds(&name).end();
+        }
+        let mut setup = Setup::empty(shape);
+        let g = shape.geometry();
+        let mut queens = 0;
+        for cell in g.all_cells() {
+            let c = g.coords(cell);
+            if c[1] == 4 && c[3] == 3 {
+                setup.put(&c[..4], Some(Piece::new(Color::White, Role::YPawn)));
+            } else if c[1] <= 2 && queens < 38 && c[..4] != [1, 1, 1, 1] {
+                setup.put(&c[..4], Some(Piece::new(Color::White, Role::Queen)));
+                queens += 1;
+            }
+        }
+        setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
+        setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
+        setup.turn = Color::Black;
+        let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+        assert_eq!(Evaluator::new(shape, &w).evaluate_white(&pos), MAX_EVAL);
     }
 
     #[test]

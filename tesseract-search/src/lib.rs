@@ -61,8 +61,9 @@
 //!   within its node budget for 33 of the seeds 0 to 39; see the README for the figures).
 //! - **Evaluation** ([`eval`]): integers only; material with values derived from the pieces' empty-board
 //!   mobility, mobility, centrality, pawn advancement along each pawn's own axis, king safety, passed
-//!   pawns on 2D boards; tapered
-//!   between middlegame and endgame weights; exactly antisymmetric under the color flip σ.
+//!   pawns (of both kinds in 4D); tapered between middlegame and endgame weights; exactly antisymmetric
+//!   under the color flip σ. Its weights ([`eval::Weights`]) can be changed for a search
+//!   ([`Options::weights`]), fitted to game results ([`tune`]) and read from text.
 //! - **Move lists live in the searcher**, one reusable vector per ply, filled through the generator's
 //!   push interface: a `MoveList` holds 10,240 moves (61 KB), too much for the stack of a recursion.
 //! - **Determinism.** Limits are depths and node counts, checked on entry to every node; the clock is only

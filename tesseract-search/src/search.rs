@@ -59,7 +59,7 @@ use tesseract_tablebase::{Tablebases, Wdl};
 // browsers and Web Workers.
 use web_time::Instant;
 
-use crate::eval::{self, Tables};
+use crate::eval::{self, Tables, Weights};
 use crate::see;
 use crate::tt::{Bound, Entry, TableAllocError, TranspositionTable};
 
@@ -148,6 +148,11 @@ pub struct Options {
     pub noise: i32,
     /// The selective parts of the search, all on by default (turn one off to measure what it brings).
     pub features: Features,
+    /// The evaluation's weights; `None` (the default) for the engine's own ([`Weights::of`]). Weights
+    /// belong to one family of boards (chess and Chess960, or the boards of three and more axes): give
+    /// those of the board searched, e.g. read by [`Weights::parse`]. The tables of each distinct set are
+    /// built on its first search and kept for the process's life.
+    pub weights: Option<Weights>,
 }
 
 /// Switches for the selective parts of the search. All are on by default; the match example turns them
@@ -418,7 +423,7 @@ impl Searcher {
         hashes.push(pos.hash());
         let mut w = Worker {
             pos: pos.clone(),
-            t: eval::Tables::of(pos.shape()),
+            t: options.weights.as_ref().map_or_else(|| Tables::of(pos.shape()), |w| Tables::with(pos.shape(), w)),
             tt: &mut self.tt,
             history: &mut self.history,
             killers: &mut self.killers,

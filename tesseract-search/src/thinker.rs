@@ -142,7 +142,6 @@ pub trait Observer: Send + 'static {
 impl Observer for () {}
 
 /// What a search thread needs: the position and history, or a game and a tier.
-#[expect(clippy::large_enum_variant, reason = "one job per search, moved once into its thread")]
 enum Job {
     Search { position: Position, history: Vec<u64>, limits: Limits, options: Options, observer: Box<dyn Observer> },
     Tier { game: Game, tier: Tier },

@@ -288,7 +288,7 @@ pub fn tune(
             let step = if name.starts_with("value.") { value_step } else { 1 };
             for delta in [step, -step] {
                 loop {
-                    let mut tried = weights.clone();
+                    let mut tried = weights;
                     let moved = tried.named(shape).into_iter().find(|(n, _)| n == name).map(|(_, w)| {
                         *w = w.saturating_add(delta);
                         *w
@@ -345,13 +345,13 @@ mod tests {
                 Sample::of(&pos, result).unwrap()
             })
             .collect();
-        let mut start = truth.clone();
+        let mut start = truth;
         start.values[Role::Rook.index()] = 350;
         let fit = tune(&samples, Shape::CHESS, start, |n| n == "value.Rook", 5, 100, |_, _, _| {});
         assert!((fit.weights.values[Role::Rook.index()] - 500).abs() <= 10, "{:?}", fit.weights.values);
         assert!((fit.scale - 1.0).abs() < 0.05, "{}", fit.scale);
         // Nothing else moved.
-        let mut rest = fit.weights.clone();
+        let mut rest = fit.weights;
         rest.values = truth.values;
         assert_eq!(rest, truth);
     }
@@ -387,7 +387,7 @@ mod tests {
         );
         let mut passes = 0;
         let picked = |n: &str| n.starts_with("value.") || n == "tempo";
-        let fit = tune(&samples, Shape::CHESS, weights.clone(), picked, 10, 2, |p, _, _| passes = p);
+        let fit = tune(&samples, Shape::CHESS, weights, picked, 10, 2, |p, _, _| passes = p);
         assert!(fit.error <= before);
         assert_eq!(passes, fit.passes);
         // Only the picked parameters may have moved.
@@ -423,9 +423,16 @@ mod tests {
     #[test]
     fn the_parameters_are_named_once_and_only_where_they_count() {
         // 8×8: 4 values, 6 roles' centrality, 4 mobilities, advances 1 to 5, 4 attacks, shelter, tempo,
-        // passed-pawn steps 0 to 5, 2 king distances, pairs counted twice. 5⁴: 6 values, 9 centralities,
-        // 6 mobilities, advances 1 and 2, 6 attacks, shelter, tempo.
-        let counts = [(Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2), (Shape::TESSERACT, 6 + 18 + 12 + 4 + 6 + 2)];
+        // passed-pawn steps 0 to 5, 2 king distances, the unstoppable pawn, pairs counted twice. 5⁴: 6
+        // values, 9 centralities, 6 mobilities, advances 1 and 2, 6 attacks, shelter, tempo, passed-pawn
+        // steps 0 to 2, 2 king distances, the unstoppable pawn. 5¹ (king, queen, rook and knight, no
+        // pawns): 3 values, 4 centralities, 3 mobilities, 3 attacks, shelter, tempo.
+        let line = Shape::new(1, 5).unwrap();
+        let counts = [
+            (Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2 + 1),
+            (Shape::TESSERACT, 6 + 18 + 12 + 4 + 6 + 2 + 6 + 2 + 1),
+            (line, 3 + 8 + 6 + 3 + 2),
+        ];
         for (shape, count) in counts {
             let dims = shape.geometry().dims();
             let mut w = Weights::of(dims);
@@ -436,7 +443,8 @@ mod tests {
             unique.dedup();
             assert_eq!(unique.len(), names.len());
             assert!(!names.iter().any(|n| n == "value.King" || n.starts_with("value.YPawn")));
-            assert_eq!(names.iter().any(|n| n.starts_with("passed")), dims == 2);
+            assert_eq!(names.iter().any(|n| n.starts_with("passed")), dims >= 2);
+            assert_eq!(names.iter().any(|n| n.starts_with("advance")), dims >= 2);
             assert_eq!(names.iter().any(|n| n.contains("Unicorn")), dims == 4);
         }
     }
