@@ -10,9 +10,9 @@
 //! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
 //! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety (e.g. `--a
 //! expert,nonull --b expert`), and `weights=FILE` to evaluate with the engine's weights changed by the
-//! lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse` reads them and the `tune`
-//! example writes them; a file that does not fit a board of `--start` is refused before any game), so
-//! that two evaluations play each other from one build.
+//! lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse` reads them; a file that does
+//! not fit a board of `--start` is refused before any game), so that two evaluations play each other from
+//! one build.
 //!
 //! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
 //! random moves drawn from a ChaCha generator seeded by `--seed` and the pair's number) is played twice,

@@ -168,11 +168,12 @@ fn the_weights_files_of_the_readme_fit_the_5x5x5x5_board() {
     };
     let own = Weights::of(4);
     let none = read("4d-no-passed.txt");
-    assert_eq!((none.passed, none.passed_king, none.unstoppable), ([(0, 0); 8], (0, 0), 0));
+    // A 5⁴ pawn stands on steps 0 to 2 only: the files set those.
+    assert_eq!((&none.passed[..3], none.passed_king, none.unstoppable), (&[(0, 0); 3][..], (0, 0), 0));
     assert_eq!(Weights { passed: own.passed, passed_king: own.passed_king, unstoppable: own.unstoppable, ..none }, own);
     for (name, times) in [("4d-passed-half.txt", (1, 2)), ("4d-passed-double.txt", (2, 1))] {
         let w = read(name);
-        for (a, b) in w.passed.iter().zip(own.passed) {
+        for (a, b) in w.passed[..3].iter().zip(own.passed) {
             assert_eq!((a.0 * times.1, a.1 * times.1), (b.0 * times.0, b.1 * times.0), "{name}");
         }
         assert_eq!(Weights { passed: own.passed, ..w }, own, "{name}");

@@ -20,7 +20,8 @@
 //!    own king are from the cell in front of it, and a large bonus when the enemy has only king and pawns
 //!    and its king cannot catch it (the rule of the square). On 8×8 "passed" is the classic rule (no enemy
 //!    pawn ahead on its file or a neighbouring one); in 4D a Y-pawn can also be stopped by the enemy
-//!    W-pawns whose paths cross its own, and the other way round (`pawn_stops`).
+//!    W-pawns whose paths cross its own, and the other way round (`pawn_stops`). Boards of three and
+//!    more axes share the weights measured on 5⁴.
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -132,7 +133,8 @@ const WEIGHTS_4D: Weights = Weights {
     attack: [0, 4, 3, 2, 2, 2, 2, 0, 0],
     shelter: 6,
     tempo: TEMPO,
-    passed: [(10, 20), (40, 80), (100, 200), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    // Measured on 5⁴ (three steps); on larger boards the bonus keeps rising, unmeasured.
+    passed: [(10, 20), (40, 80), (100, 200), (150, 300), (200, 400), (250, 500), (300, 600), (350, 700)],
     passed_king: (5, 2),
     unstoppable: 500,
 };
@@ -443,8 +445,8 @@ pub(crate) struct Tables {
     /// What stops a pawn, for the passed-pawn term: `pawn_stops[a..b]`, with `(a, b) = stops_from[(color
     /// · 2 + kind) · cells + cell]` (kind 0 the Y-pawn, 1 the W-pawn), are the (padded cell, mailbox code)
     /// of the enemy pawns that would block it or could capture it on its way; see [`pawn_stops`].
-    pawn_stops: Vec<(u16, u8)>,
-    stops_from: Vec<(u32, u32)>,
+    pawn_stops: &'static [(u16, u8)],
+    stops_from: &'static [(u32, u32)],
     phase_max: i32,
     /// On 2D boards, the (file, rank) of every cell, both from 0, for the endgame knowledge; empty on
     /// other boards.
@@ -539,7 +541,8 @@ impl Tables {
             }
             mobility_base[role.index()] = (total / (2 * cells)) as i32;
         }
-        let (pawn_stops, stops_from) = pawn_stops(g);
+        let (pawn_stops, stops_from) = pawn_stops_of(shape);
+        let (pawn_stops, stops_from) = (pawn_stops.as_slice(), stops_from.as_slice());
         Tables {
             cells,
             padded_len,
@@ -959,6 +962,19 @@ const KBNK_CLOSE: i32 = 15;
 /// [`pawn_stops`]'s lists: the stops, and for each (color, kind, cell) its range of them.
 type PawnStops = (Vec<(u16, u8)>, Vec<(u32, u32)>);
 
+/// [`pawn_stops`] of `shape`'s board, built on first use and kept: they depend on the board alone, not on
+/// the weights, so every [`Tables`] of a board (the tuner builds one for each trial) shares them.
+fn pawn_stops_of(shape: Shape) -> &'static PawnStops {
+    static ALL: Mutex<Vec<(Shape, &'static PawnStops)>> = Mutex::new(Vec::new());
+    let mut all = ALL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, stops)) = all.iter().find(|(s, _)| *s == shape) {
+        return stops;
+    }
+    let stops: &'static PawnStops = Box::leak(Box::new(pawn_stops(shape.geometry())));
+    all.push((shape, stops));
+    stops
+}
+
 /// What stops each pawn, on every cell, for each color and kind: the enemy pawns that would block it or
 /// could capture it on its way to promotion, as (padded cell, mailbox code) lists for [`Tables`]. A pawn
 /// with none of them on the board is passed.
@@ -1181,7 +1197,7 @@ mod tests {
     }
 
     /// Whether a white pawn `role` on `at` is passed among black pieces `black` on the 5⁴ board (kings on
-    /// 1111 and 5555).
+    /// 1111 and 5555); asserts that a black pawn is passed alike in the color-flipped reflection.
     fn passed_in_4d(role: Role, at: [u8; 4], black: &[(Role, [u8; 4])]) -> bool {
         let mut setup = Setup::empty(Shape::TESSERACT);
         setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
@@ -1190,9 +1206,16 @@ mod tests {
         for (r, c) in black {
             setup.put(c, Some(Piece::new(Color::Black, *r)));
         }
-        let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
         let g = Shape::TESSERACT.geometry();
-        is_passed(Tables::of(Shape::TESSERACT), pos.mailbox(), 0, role, g.cell(&at).unwrap().index())
+        let t = Tables::of(Shape::TESSERACT);
+        // The color-flipped reflection: a black pawn on the reflected cell among white pieces.
+        let mirrored = Position::from_setup(setup.mirrored(), CastlingMode::Standard).unwrap();
+        let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+        let white = is_passed(t, pos.mailbox(), 0, role, g.cell(&at).unwrap().index());
+        let reflected = at.map(|c| 6 - c);
+        let black = is_passed(t, mirrored.mailbox(), 1, role, g.cell(&reflected).unwrap().index());
+        assert_eq!(white, black, "{role:?} on {at:?} and its reflection");
+        white
     }
 
     #[test]
@@ -1299,6 +1322,34 @@ mod tests {
             parse("value.Rook 1e3").unwrap_err().to_string(),
             "line 1: value.Rook \"1e3\": expected a whole number from 0 to 4000"
         );
+    }
+
+    #[test]
+    fn tables_built_for_other_weights_evaluate_as_the_engines_own() {
+        // Weights that differ only where no pawn of these boards stands (the passed bonus of step 7) are
+        // other weights, so they get tables of their own, built anew; every evaluation must be the same.
+        let positions = [
+            start::chess(),
+            Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap(),
+            Position::from_fen("8/6k1/5p2/3P4/8/8/P7/K7 b - - 0 1").unwrap(),
+            start::tesseract(start::Army::Light),
+            start::tesseract(start::Army::Standard),
+            start::tesseract(start::Army::Dense),
+        ];
+        for pos in positions {
+            let shape = pos.shape();
+            let mut other = Weights::of(shape.geometry().dims());
+            other.passed[7].1 += 1;
+            let (own, built) = (Tables::of(shape), Tables::with(shape, &other));
+            assert!(!std::ptr::eq(own, built));
+            assert!(std::ptr::eq(built, Tables::with(shape, &other)), "built once");
+            assert!(std::ptr::eq(own, Tables::with(shape, &Weights::of(shape.geometry().dims()))));
+            for &m in tesseract_movegen::legal_moves(&pos).iter().take(20) {
+                let mut p = pos.clone();
+                p.make(m);
+                assert_eq!(evaluate_with(built, &p), evaluate_with(own, &p), "{}", p.fen());
+            }
+        }
     }
 
     #[test]

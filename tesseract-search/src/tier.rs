@@ -22,7 +22,8 @@ use crate::search::{Limits, Options};
 /// slow or too busy to spend the node budget in time. The budgets of the three lower tiers are chosen so
 /// that this machine, unloaded, stays well inside it. The master's hard budget of 1.4 M nodes was chosen
 /// so that it completes depth 7 from the standard start for the seeds 0 to 8 (up to 1.26 M nodes); over
-/// seeds 0 to 39 it does for 33 (the README says why not for the other seven). Its longest moves can reach
+/// seeds 0 to 39 it did for 33 (the README says why not for the other seven). Measured before the 4D
+/// passed pawns; with them it completes depth 7 for 8 of the seeds 0 to 9. Its longest moves can reach
 /// the guard, natively on a busy machine and more often in a browser, where WebAssembly runs at about a
 /// third of native speed. A move cut short by the guard is the one case that is not reproducible, and the
 /// search says so ([`StopReason::Time`](crate::StopReason::Time)).

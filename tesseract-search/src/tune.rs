@@ -238,10 +238,10 @@ fn scale_of(samples: &[Sample], evals: &[i32]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The bounds [`tune`] keeps a parameter within: a piece's value from nothing to a hundred pawns, any
-/// other weight within ±1,000 (a fit that runs off further has samples that do not tell).
+/// The bounds [`tune`] keeps a parameter within: those of a weights text, [`Weights::bounds`], so that
+/// every fit can be written and read back (a fit that runs off further has samples that do not tell).
 pub fn bounds(name: &str) -> std::ops::RangeInclusive<i32> {
-    if name.starts_with("value.") { 0..=10_000 } else { -1_000..=1_000 }
+    Weights::bounds(name)
 }
 
 /// What [`tune`] found.
