@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example epd -- (--file tesseract-search/tests/data/wac.epd | --studies)
-//!     [--nodes N] [--tier master] [--max-mate N] [--no-mate-safety] [--quiet]
+//!     [--nodes N] [--tier master] [--max-mate N] [--no-mate-safety] [--weights FILE] [--quiet]
 //! ```
 //!
 //! Each position is searched from a cleared table with the tier's settings (default master): its own
@@ -11,10 +11,12 @@
 //! of its `am` moves). With `--max-mate N` only the positions with a `dm` (mate in N moves) of at most N are
 //! run, and a position counts as solved only when the engine plays a `bm` move *and* reports the mate at
 //! its shortest distance (`dm`). `--no-mate-safety` searches without mate safety (see
-//! `tesseract_search::Features::mate_safety`, on by default), for before-and-after counts.
+//! `tesseract_search::Features::mate_safety`, on by default), for before-and-after counts; `--weights FILE`
+//! evaluates with the engine's weights changed by the file's `name value` lines (`Weights::parse`, as the
+//! `match` example's `weights=FILE`; a file that does not fit a position's board is an error).
 //!
 //! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
-//! `solved N of M`. Moves in the suite are in UCI text. Malformed arguments or a line that is not EPD:
+//! `solved N of M`. Moves in the suite are in UCI text or in SAN (as the published suites are). Malformed arguments or a line that is not EPD:
 //! a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
 
 #[macro_use]
@@ -25,8 +27,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use tesseract::board::epd::{Epd, Operation};
-use tesseract::board::{Move, Position, TextMove};
-use tesseract::movegen::Legal;
+use tesseract::board::{Move, Position, Shape, TextMove};
+use tesseract::movegen::{Legal, san};
+use tesseract::search::eval::Weights;
 use tesseract::search::{Limits, Score, Searcher, Tier};
 
 #[path = "common/files.rs"]
@@ -54,6 +57,9 @@ struct Args {
     /// Search without mate safety (the plain search), to compare.
     #[arg(long)]
     no_mate_safety: bool,
+    /// Evaluate with the engine's weights changed by this file's `name value` lines.
+    #[arg(long)]
+    weights: Option<String>,
     /// Print only the last line.
     #[arg(long)]
     quiet: bool,
@@ -87,6 +93,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The weights for each board of the suite, read before any search.
+    let weights = match args.weights.as_deref().map(|path| weights_of(path, &suite)).transpose() {
+        Ok(w) => w.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let (mut solved, mut total) = (0, 0);
     for epd in &suite {
         let mate = epd.operands("dm").and_then(|d| d.first()).and_then(|d| d.parse::<i32>().ok());
@@ -97,12 +111,13 @@ fn main() -> ExitCode {
         }
         let pos = &epd.position;
         let id = epd.operands("id").and_then(|d| d.first()).map_or("-", String::as_str);
-        // A move of the suite that is not a legal move here (SAN, say, or a typo) is an error, not a pass.
+        // A move of the suite that is not a legal move here (a typo, a move of another position) is an
+        // error, not a pass.
         let named = |opcode: &str| -> Result<Vec<Move>, String> {
             epd.operands(opcode)
                 .unwrap_or(&[])
                 .iter()
-                .map(|t| pos.parse_move(t).map_err(|e| format!("{id}: {opcode} {t}: {e} (moves are in UCI text)")))
+                .map(|t| suite_move(pos, t).map_err(|e| format!("{id}: {opcode} {t}: {e}")))
                 .collect()
         };
         let (best, avoid) = match (named("bm"), named("am")) {
@@ -112,6 +127,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        options.weights = weights.iter().find(|(shape, _)| *shape == pos.shape()).map(|&(_, w)| w);
         searcher.clear();
         let result = searcher.search(pos, &[], &limits(pos), &options, |_| {});
         let played = result.best_move.map(|m| TextMove::from_move(m, pos).to_string()).unwrap_or_default();
@@ -129,9 +145,32 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A move of a suite, in UCI text (`g3g6`) or in SAN (`Qg6`, `Qxg6+`), as the suites are published.
+fn suite_move(pos: &Position, text: &str) -> Result<Move, String> {
+    match pos.parse_move(text) {
+        Ok(m) => Ok(m),
+        Err(uci) => {
+            san::parse_move(pos, text).map_err(|e| format!("not a legal move here in UCI text ({uci}) or in SAN ({e})"))
+        }
+    }
+}
+
+/// The weights of the file at `path` on each board of the suite.
+fn weights_of(path: &str, suite: &[Epd]) -> Result<Vec<(Shape, Weights)>, String> {
+    let text = files::read_text(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let mut out: Vec<(Shape, Weights)> = Vec::new();
+    for epd in suite {
+        let shape = epd.position.shape();
+        if !out.iter().any(|(s, _)| *s == shape) {
+            out.push((shape, Weights::parse(shape, &text).map_err(|e| format!("{path}: {e}"))?));
+        }
+    }
+    Ok(out)
+}
+
 /// The EPD lines of a file.
 fn read_suite(path: &str) -> Result<Vec<Epd>, String> {
-    let text = files::read_text(std::path::Path::new(path))?;
+    let text = files::read_text(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
     let mut suite = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

@@ -147,5 +147,17 @@ if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuch
     --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1
 elif [ $? -ne 2 ]; then echo "an unknown option did not exit with status 2"; exit 1; fi
 
+step "scripts/suites_uci.py (the test suites of tesseract-search's README) agrees with the epd example, position by position"
+suite=tesseract-search/tests/data/suites/pet.epd
+by_uci=$(python3 scripts/suites_uci.py --engine target/ci/tesseract-uci --nodes 20000 "$suite")
+by_epd=$(target/ci/examples/epd --file "$suite" --nodes 20000)
+echo "$by_uci" | tail -n 1
+# "pet.epd ID solved|missed MOVE" against "ID solved|missed MOVE cp|mate N"; the totals "solved N of 48" alike.
+[ "$(echo "$by_uci" | sed -n 's/^pet\.epd \(.* \(solved\|missed\) [a-h1-8qrbn]*\)$/\1/p')" = \
+  "$(echo "$by_epd" | sed -n 's/^\(.* \(solved\|missed\) [a-h1-8qrbn]*\) \(cp\|mate\) -\?[0-9]*$/\1/p')" ] \
+    || { echo "suites_uci.py and the epd example disagree"; exit 1; }
+[ "$(echo "$by_uci" | tail -n 1)" = "$(echo "$by_epd" | tail -n 1)" ] || { echo "the totals differ"; exit 1; }
+echo "$by_uci" | tail -n 1 | grep -Eq '^solved [0-9]+ of 48$'
+
 step "Python bindings in a virtual environment: pytest (scripts/python.sh builds tesseract-py with maturin, profile ci)"
 bash scripts/python.sh
