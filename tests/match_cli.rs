@@ -157,15 +157,34 @@ fn a_weights_file_changes_the_evaluation_and_a_bad_one_is_refused() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A weights file of the README (`scripts/weights/`), read for boards of `shape`.
+fn readme_weights(shape: tesseract::board::Shape, name: &str) -> tesseract::search::eval::Weights {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights").join(name);
+    let text = std::fs::read_to_string(path).expect("a weights file of the README");
+    tesseract::search::eval::Weights::parse(shape, &text).expect("weights of the board")
+}
+
+/// `w` with the pawn structure, rook-line and bishop-pair weights of `from`, each pair passed through `f`.
+fn with_structure_of(
+    w: tesseract::search::eval::Weights,
+    from: &tesseract::search::eval::Weights,
+    f: impl Fn((i32, i32)) -> (i32, i32),
+) -> tesseract::search::eval::Weights {
+    tesseract::search::eval::Weights {
+        protected: f(from.protected),
+        doubled: f(from.doubled),
+        isolated: f(from.isolated),
+        rook_line: from.rook_line.map(&f),
+        bishop_pair: f(from.bishop_pair),
+        ..w
+    }
+}
+
 #[test]
 fn the_weights_files_of_the_readme_fit_the_5x5x5x5_board() {
     use tesseract::board::Shape;
     use tesseract::search::eval::Weights;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights");
-    let read = |name: &str| {
-        let text = std::fs::read_to_string(dir.join(name)).expect("a weights file of the README");
-        Weights::parse(Shape::TESSERACT, &text).expect("weights of the 5⁴ board")
-    };
+    let read = |name: &str| readme_weights(Shape::TESSERACT, name);
     let own = Weights::of(4);
     let none = read("4d-no-passed.txt");
     // A 5⁴ pawn stands on steps 0 to 2 only: the files set those.
@@ -178,4 +197,21 @@ fn the_weights_files_of_the_readme_fit_the_5x5x5x5_board() {
         }
         assert_eq!(Weights { passed: own.passed, ..w }, own, "{name}");
     }
+    // The 8×8 pawn structure tried on 5⁴, whole and the protected pawn alone.
+    let two_d = Weights::of(2);
+    assert_eq!(read("4d-protected.txt"), Weights { protected: two_d.protected, ..own });
+    assert_eq!(read("4d-structure.txt"), with_structure_of(own, &two_d, |p| p));
+}
+
+#[test]
+fn the_weights_files_of_the_readme_fit_the_8x8_board() {
+    use tesseract::board::Shape;
+    use tesseract::search::eval::Weights;
+    let read = |name: &str| readme_weights(Shape::CHESS, name);
+    let own = Weights::of(2);
+    let classic = [0, 900, 500, 330, 320, 0, 0, 100, 0];
+    assert_eq!(read("2d-values-classic.txt"), Weights { values: classic, ..own });
+    assert_eq!(read("2d-eval-0046c87.txt"), with_structure_of(Weights { values: classic, ..own }, &own, |_| (0, 0)));
+    let double = with_structure_of(own, &own, |(m, e)| (2 * m, 2 * e));
+    assert_eq!(read("2d-structure-double.txt"), double);
 }

@@ -74,8 +74,9 @@ struct Args {
     #[arg(long, default_value_t = 30)]
     passes: usize,
     /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
-    /// `centre`, `mobility`, `advance`, `attack`, `shelter`, `tempo`, `passed`, `unstoppable`, or a whole
-    /// name such as `mobility.Rook.eg`); all of them by default.
+    /// `centre`, `mobility`, `advance`, `attack`, `shelter`, `tempo`, `passed`, `unstoppable`, `protected`,
+    /// `doubled`, `isolated`, `rook_`, `bishop_pair`, or a whole name such as `mobility.Rook.eg`); all of
+    /// them by default.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Write the samples to this file (one a line: the result for White and the position's text).

@@ -1,6 +1,6 @@
 //! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
-//! The score is the sum, for White minus for Black, of six terms, each with a middlegame and an endgame
+//! The score is the sum, for White minus for Black, of seven terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
 //!
 //! 1. **Material** ([`piece_value`]); see the table and its derivation below.
@@ -22,6 +22,12 @@
 //!    pawn ahead on its file or a neighbouring one); in 4D a Y-pawn can also be stopped by the enemy
 //!    W-pawns whose paths cross its own, and the other way round (`pawn_stops`). Boards of three and
 //!    more axes share the weights measured on 5⁴.
+//! 7. **Pawn structure and the pieces' lines** (`pawn_structure`): a pawn defended by an own pawn earns a
+//!    bonus, the rear of two own pawns of a kind on one line and a pawn with no own pawn of its kind on the
+//!    lines next to it (one cell off along an axis of capture) pay; a rook on a line along a pawn's axis
+//!    with no own pawn on it earns a bonus, more when no pawn is there at all; two bishops earn the bishop
+//!    pair. On 8×8 these are the classic protected, doubled and isolated pawns, the rook on a semi-open
+//!    or open file and the bishop pair; on other boards their weights are 0 (tried on 5⁴, not adopted).
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -34,7 +40,11 @@
 //!
 //! # Material
 //!
-//! Classic chess keeps the classic values: pawn 100, knight 320, bishop 330, rook 500, queen 900.
+//! Classic chess has the values fitted by the tuner (`tune`) to the results of the engine's games, with the
+//! pawn as the unit: pawn 100, knight 470, bishop 485, rook 805, queen 1585 (the classic 320, 330, 500
+//! and 900 until they played better in matches; tesseract-search's README, "Pawn structure and the
+//! fitted values (2D), measured"). A pawn also earns its advance (up to 70 more in the middlegame and 120 in the endgame on the
+//! seventh rank) and, when passed, the passed-pawn terms.
 //!
 //! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
 //! constants divided by 625 cells): rook 16.0, bishop 28.8, unicorn 25.6, dragon 9.06, knight 23.0,
@@ -73,7 +83,7 @@ use tesseract_board::{Cell, Color, Position, Role, Shape};
 pub const VALUES_4D: [i32; 9] = [0, 1210, 325, 455, 425, 460, 170, 100, 100];
 
 /// Piece values in centipawns in classic chess and Chess960, indexed by [`Role::index`].
-pub const VALUES_2D: [i32; 9] = [0, 900, 500, 330, 320, 0, 0, 100, 0];
+pub const VALUES_2D: [i32; 9] = [0, 1585, 805, 485, 470, 0, 0, 100, 0];
 
 /// The value of a piece in centipawns on a board of `dims` axes.
 ///
@@ -81,7 +91,7 @@ pub const VALUES_2D: [i32; 9] = [0, 900, 500, 330, 320, 0, 0, 100, 0];
 /// ```
 /// use tesseract_board::Role;
 /// use tesseract_search::eval::piece_value;
-/// assert_eq!(piece_value(2, Role::Rook), 500);
+/// assert_eq!(piece_value(2, Role::Rook), 805);
 /// assert_eq!(piece_value(4, Role::Queen), 1210);
 /// ```
 pub fn piece_value(dims: usize, role: Role) -> i32 {
@@ -122,6 +132,18 @@ pub struct Weights {
     /// The endgame bonus of a passed pawn that the enemy king cannot catch when the enemy has nothing but
     /// king and pawns ("the rule of the square").
     pub unstoppable: i32,
+    /// The bonus for having two bishops or more.
+    pub bishop_pair: (i32, i32),
+    /// Per pawn that an own pawn defends (one that would capture on its cell).
+    pub protected: (i32, i32),
+    /// Per pawn with an own pawn of its kind ahead of it on its line: the rear one of doubled pawns.
+    pub doubled: (i32, i32),
+    /// Per pawn with no own pawn of its kind on the lines next to its own (one cell off along an axis
+    /// of capture: on 8×8 the neighbouring files), which no pawn of its kind can ever defend.
+    pub isolated: (i32, i32),
+    /// Per rook and line through it along a pawn's axis (on 8×8 its file) with no own pawn on it: `[0]`
+    /// when an enemy pawn stands there (semi-open), `[1]` when no pawn does (open).
+    pub rook_line: [(i32, i32); 2],
 }
 
 const WEIGHTS_4D: Weights = Weights {
@@ -137,6 +159,12 @@ const WEIGHTS_4D: Weights = Weights {
     passed: [(10, 20), (40, 80), (100, 200), (150, 300), (200, 400), (250, 500), (300, 600), (350, 700)],
     passed_king: (5, 2),
     unstoppable: 500,
+    // Tried at the 8×8 weights and not adopted (the README's "Pawn structure in 4D, tried").
+    bishop_pair: (0, 0),
+    protected: (0, 0),
+    doubled: (0, 0),
+    isolated: (0, 0),
+    rook_line: [(0, 0), (0, 0)],
 };
 
 const WEIGHTS_2D: Weights = Weights {
@@ -151,6 +179,11 @@ const WEIGHTS_2D: Weights = Weights {
     passed: [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)],
     passed_king: (5, 2),
     unstoppable: 500,
+    bishop_pair: (30, 50),
+    protected: (8, 8),
+    doubled: (-10, -20),
+    isolated: (-10, -10),
+    rook_line: [(10, 5), (20, 10)],
 };
 
 /// The largest evaluation either way, in centipawns: far above any real position's (a queen and a
@@ -173,7 +206,7 @@ impl Weights {
     /// ```
     /// use tesseract_board::Role;
     /// use tesseract_search::eval::Weights;
-    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 500);
+    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 805);
     /// ```
     pub fn of(dims: usize) -> Weights {
         if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
@@ -186,7 +219,8 @@ impl Weights {
     /// unit) and the advance of a pawn on its start row (the base of the others).
     ///
     /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
-    /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`.
+    /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`,
+    /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`, `bishop_pair.mg`.
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
         // A pawn stands from its start row (step 0) to the row before its promotion (step side − 3).
@@ -233,6 +267,17 @@ impl Weights {
             out.push(("passed_king.enemy".to_string(), &mut self.passed_king.0));
             out.push(("passed_king.own".to_string(), &mut self.passed_king.1));
             out.push(("unstoppable".to_string(), &mut self.unstoppable));
+            pair(&mut out, "protected".to_string(), &mut self.protected.0, &mut self.protected.1);
+            pair(&mut out, "doubled".to_string(), &mut self.doubled.0, &mut self.doubled.1);
+            pair(&mut out, "isolated".to_string(), &mut self.isolated.0, &mut self.isolated.1);
+            if exists(Role::Rook.index()) {
+                let [(sm, se), (om, oe)] = &mut self.rook_line;
+                pair(&mut out, "rook_semi_open".to_string(), sm, se);
+                pair(&mut out, "rook_open".to_string(), om, oe);
+            }
+        }
+        if exists(Role::Bishop.index()) {
+            pair(&mut out, "bishop_pair".to_string(), &mut self.bishop_pair.0, &mut self.bishop_pair.1);
         }
         out
     }
@@ -259,7 +304,7 @@ impl Weights {
     /// use tesseract_board::Shape;
     /// use tesseract_search::eval::Weights;
     /// let text = Weights::of(2).to_text(Shape::CHESS);
-    /// assert!(text.starts_with("value.Queen 900\nvalue.Rook 500\n"));
+    /// assert!(text.starts_with("value.Queen 1585\nvalue.Rook 805\n"));
     /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
     /// ```
     pub fn to_text(&self, shape: Shape) -> String {
@@ -453,6 +498,25 @@ pub(crate) struct Tables {
     file_rank: Vec<(u8, u8)>,
     /// The board's side.
     side: i32,
+    bishop_pair: (i32, i32),
+    protected: (i32, i32),
+    doubled: (i32, i32),
+    isolated: (i32, i32),
+    rook_line: [(i32, i32); 2],
+    /// Whether a weight of [`pawn_structure`] is not zero (else it is skipped).
+    structure: bool,
+    /// The pawn kinds of the board (0 the Y-pawn, 1 the W-pawn).
+    pawn_kinds: Vec<usize>,
+    /// `defenders[color][kind]`: the mailbox offsets `d` such that an own pawn of that kind on `p + d`
+    /// defends `p`.
+    defenders: [[Vec<i32>; 2]; 2],
+    /// The padded cells of the line through a cell along a pawn kind's axis, the cell left out:
+    /// `lines[a..b]` with `(a, b) = lines_from[kind · cells + cell]`.
+    lines: Vec<u16>,
+    lines_from: Vec<(u32, u32)>,
+    /// Likewise the padded cells of the lines next to it (one cell off along an axis of capture).
+    neighbours: Vec<u16>,
+    neighbours_from: Vec<(u32, u32)>,
     /// What the endgame tables and the rules say of this board's pawnless endings (see [`Known`]).
     knowledge: Knowledge,
 }
@@ -543,6 +607,9 @@ impl Tables {
         }
         let (pawn_stops, stops_from) = pawn_stops_of(shape);
         let (pawn_stops, stops_from) = (pawn_stops.as_slice(), stops_from.as_slice());
+        let structure =
+            [w.protected, w.doubled, w.isolated, w.rook_line[0], w.rook_line[1]].iter().any(|&p| p != (0, 0));
+        let lines = PawnLines::of(g);
         Tables {
             cells,
             padded_len,
@@ -573,6 +640,18 @@ impl Tables {
                 Vec::new()
             },
             side: n,
+            bishop_pair: w.bishop_pair,
+            protected: w.protected,
+            doubled: w.doubled,
+            isolated: w.isolated,
+            rook_line: w.rook_line,
+            structure,
+            pawn_kinds: g.pawn_roles().iter().map(|&r| usize::from(r == Role::WPawn)).collect(),
+            defenders: lines.defenders,
+            lines: lines.lines,
+            lines_from: lines.lines_from,
+            neighbours: lines.neighbours,
+            neighbours_from: lines.neighbours_from,
             knowledge: match shape {
                 Shape::CHESS => Knowledge::Chess,
                 Shape::RAUMSCHACH => Knowledge::Raumschach,
@@ -763,6 +842,15 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         mg[ci] += t.shelter * shelter[ci].min(SHELTER_CAP) - danger;
     }
     passed_pawns(t, pos, kings, &mut mg, &mut eg);
+    if t.structure {
+        pawn_structure(t, pos, &mut mg, &mut eg);
+    }
+    for ci in 0..2 {
+        if material.count[ci][Role::Bishop.index()] >= 2 {
+            mg[ci] += t.bishop_pair.0;
+            eg[ci] += t.bishop_pair.1;
+        }
+    }
     let phase = i64::from(phase.min(t.phase_max));
     let (mgv, egv) = (i64::from(mg[0] - mg[1]), i64::from(eg[0] - eg[1]));
     let tempo = if pos.turn() == Color::White { t.tempo } else { -t.tempo };
@@ -951,9 +1039,10 @@ fn kbnk(t: &Tables, kings: [usize; 2], strong: usize, bishop_squares: u8) -> i32
     KBNK_BASE + KBNK_CORNER * (last - to_corner) - KBNK_EDGE * to_edge - KBNK_CLOSE * kings_apart
 }
 
-/// [`kbnk`]'s weights: the base (about a bishop and a knight: with the terms, 4 to 8.7 pawns, no more than
-/// the same pieces with a pawn besides mostly score, so that giving the pawn away gains little), per step of the lone king nearer the
-/// right corner, per step off the edge, per step between the kings.
+/// [`kbnk`]'s weights: the base (with the terms, 4 to 8.7 pawns: below what the same pieces with a pawn
+/// besides score, so that giving the pawn away gains nothing, and far above the draw of giving a piece
+/// away), per step of the lone king nearer the right corner, per step off the edge, per step between the
+/// kings.
 const KBNK_BASE: i32 = 600;
 const KBNK_CORNER: i32 = 40;
 const KBNK_EDGE: i32 = 30;
@@ -1118,6 +1207,119 @@ fn passed_pawns(t: &Tables, pos: &Position, kings: [usize; 2], mg: &mut [i32; 2]
     }
 }
 
+/// The cells of [`pawn_structure`]'s lines on one board: [`Tables`]'s fields of the same names.
+struct PawnLines {
+    defenders: [[Vec<i32>; 2]; 2],
+    lines: Vec<u16>,
+    lines_from: Vec<(u32, u32)>,
+    neighbours: Vec<u16>,
+    neighbours_from: Vec<(u32, u32)>,
+}
+
+impl PawnLines {
+    fn of(g: &Geometry) -> PawnLines {
+        let cells = g.cells();
+        let mut out = PawnLines {
+            defenders: Default::default(),
+            lines: Vec::new(),
+            lines_from: vec![(0, 0); 2 * cells],
+            neighbours: Vec::new(),
+            neighbours_from: vec![(0, 0); 2 * cells],
+        };
+        let coords: Vec<_> = g.all_cells().map(|c| g.coords(c)).collect();
+        for &role in g.pawn_roles() {
+            let axis = role.pawn_axis().expect("a pawn role");
+            let kind = usize::from(role == Role::WPawn);
+            // A pawn of this kind captures one step forward along its axis and one aside along an axis
+            // of capture: it defends the cells so placed from it.
+            for (ci, dir) in [(0, 1), (1, -1)] {
+                for &x in g.capture_axes() {
+                    for side in [-1, 1] {
+                        out.defenders[ci][kind].push(-dir * g.stride(axis) - side * g.stride(x));
+                    }
+                }
+            }
+            for cell in g.all_cells() {
+                let c = coords[cell.index()];
+                let start = out.lines.len() as u32;
+                let start_near = out.neighbours.len() as u32;
+                for other in g.all_cells().filter(|&o| o != cell) {
+                    let o = coords[other.index()];
+                    // The coordinates in which `other` differs from the cell, the pawn's axis left out.
+                    let mut differ = (0..g.dims()).filter(|&a| a != axis && o[a] != c[a]);
+                    match (differ.next(), differ.next()) {
+                        (None, _) => out.lines.push(g.padded(other) as u16),
+                        (Some(x), None) if g.capture_axes().contains(&x) && o[x].abs_diff(c[x]) == 1 => {
+                            out.neighbours.push(g.padded(other) as u16);
+                        }
+                        _ => {}
+                    }
+                }
+                out.lines_from[kind * cells + cell.index()] = (start, out.lines.len() as u32);
+                out.neighbours_from[kind * cells + cell.index()] = (start_near, out.neighbours.len() as u32);
+            }
+        }
+        out
+    }
+}
+
+/// Adds the pawn-structure terms of both colors ([`Weights::protected`], [`Weights::doubled`],
+/// [`Weights::isolated`]) and the rooks' lines ([`Weights::rook_line`]). On 8×8 they are the classic
+/// terms: a pawn defended by a pawn, the rear of two pawns on a file, a pawn with no own pawn on the
+/// files next to it, a rook on a file without own pawns.
+fn pawn_structure(t: &Tables, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 2]) {
+    let mb = pos.mailbox();
+    for ci in 0..2 {
+        let color = Color::ALL[ci];
+        let own = [mailbox::code(color, Role::YPawn), mailbox::code(color, Role::WPawn)];
+        let enemy = [mailbox::code(color.other(), Role::YPawn), mailbox::code(color.other(), Role::WPawn)];
+        let dir = if ci == 0 { 1 } else { -1 };
+        let (mut m, mut e) = (0, 0);
+        let mut add = |(a, b): (i32, i32)| {
+            m += a;
+            e += b;
+        };
+        for &p in pos.piece_list(color) {
+            let p = p as usize;
+            let role = mailbox::role(mb[p]);
+            let cell = t.to_cell[p] as usize;
+            if role == Role::Rook {
+                for &kind in &t.pawn_kinds {
+                    let (a, b) = t.lines_from[kind * t.cells + cell];
+                    let line = &t.lines[a as usize..b as usize];
+                    if !line.iter().any(|&q| own.contains(&mb[q as usize])) {
+                        let open = !line.iter().any(|&q| enemy.contains(&mb[q as usize]));
+                        add(t.rook_line[usize::from(open)]);
+                    }
+                }
+                continue;
+            }
+            let Some(axis) = role.pawn_axis() else { continue };
+            let kind = usize::from(role == Role::WPawn);
+            let defended =
+                t.pawn_kinds.iter().any(|&k| t.defenders[ci][k].iter().any(|&d| mb[(p as i32 + d) as usize] == own[k]));
+            if defended {
+                add(t.protected);
+            }
+            let stride = dir * t.strides[axis];
+            let mut q = p as i32 + stride;
+            while mb[q as usize] != OFFBOARD {
+                if mb[q as usize] == own[kind] {
+                    add(t.doubled);
+                    break;
+                }
+                q += stride;
+            }
+            let (a, b) = t.neighbours_from[kind * t.cells + cell];
+            if !t.neighbours[a as usize..b as usize].iter().any(|&q| mb[q as usize] == own[kind]) {
+                add(t.isolated);
+            }
+        }
+        mg[ci] += m;
+        eg[ci] += e;
+    }
+}
+
 /// Whether `color` has a piece other than its king and pawns (null-move pruning is off otherwise).
 pub(crate) fn has_pieces(pos: &Position, color: Color) -> bool {
     let mb = pos.mailbox();
@@ -1170,6 +1372,83 @@ mod tests {
         // 4 from the white king on e1 and 3 from the black king: 1 · (5·4 − 2·3) = 14. White's d5 as
         // above.
         assert_eq!(passed_terms("4k3/8/5p2/3P4/8/8/8/4K3 w - - 0 1"), ([20, 5], [45, 29]));
+    }
+
+    /// The pawn-structure terms alone ([`pawn_structure`]), (mg, eg) by color, under `weights`.
+    fn structure_terms(pos: &Position, weights: &Weights) -> [(i32, i32); 2] {
+        let (mut mg, mut eg) = ([0; 2], [0; 2]);
+        pawn_structure(&Tables::build(pos.shape(), weights), pos, &mut mg, &mut eg);
+        [(mg[0], eg[0]), (mg[1], eg[1])]
+    }
+
+    #[test]
+    fn pawn_structure_by_hand() {
+        let w = Weights::of(2);
+        assert_eq!(
+            (w.protected, w.doubled, w.isolated, w.rook_line),
+            ((8, 8), (-10, -20), (-10, -10), [(10, 5), (20, 10)])
+        );
+        let terms = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let terms = structure_terms(&pos, &w);
+            // The color-flipped reflection gives the same terms to the other side.
+            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Standard).unwrap();
+            assert_eq!(structure_terms(&mirrored, &w), [terms[1], terms[0]], "{fen}");
+            terms
+        };
+        // c3 is defended by b2 and d2 (once protected); b2, c3 and d2 each have a pawn on a file next to
+        // theirs: none isolated.
+        assert_eq!(terms("4k3/8/8/8/8/2P5/1P1P4/4K3 w - - 0 1"), [(8, 8), (0, 0)]);
+        // a2 behind a3 (one doubled), both isolated; the rook on a1 has own pawns on its file.
+        assert_eq!(terms("4k3/8/8/8/8/P7/P7/R3K3 w - - 0 1"), [(-30, -40), (0, 0)]);
+        // The rook on a1 on a file with a black pawn only (semi-open), on h1 on a file without pawns
+        // (open); Black's a7 is isolated. A rook and a pawn of its own color on the h-file: not open.
+        assert_eq!(terms("4k3/p7/8/8/8/8/8/R3K2R w - - 0 1"), [(30, 15), (-10, -10)]);
+        assert_eq!(terms("4k3/p7/8/8/8/8/7P/R3K2R w - - 0 1"), [(0, -5), (-10, -10)]);
+        // Pawns side by side defend nothing; one ahead of the other on the next file is defended.
+        assert_eq!(terms("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1"), [(0, 0), (0, 0)]);
+        assert_eq!(terms("4k3/8/8/8/8/4P3/3P4/4K3 w - - 0 1"), [(8, 8), (0, 0)]);
+        // Black's pawns defend downwards: d6 defends e5.
+        assert_eq!(terms("4k3/8/3p4/4p3/8/8/8/4K3 w - - 0 1"), [(0, 0), (8, 8)]);
+    }
+
+    #[test]
+    fn pawn_structure_in_4d() {
+        use Role::{WPawn, YPawn};
+        let mut w = Weights::of(4);
+        (w.protected, w.doubled, w.isolated) = ((1, 0), (10, 0), (100, 0));
+        let terms = |white: &[(Role, [u8; 4])]| {
+            let mut setup = Setup::empty(Shape::TESSERACT);
+            setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
+            setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
+            for (r, c) in white {
+                setup.put(c, Some(Piece::new(Color::White, *r)));
+            }
+            let mirrored = Position::from_setup(setup.mirrored(), CastlingMode::Standard).unwrap();
+            let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+            let terms = structure_terms(&pos, &w);
+            assert_eq!(structure_terms(&mirrored, &w), [terms[1], terms[0]], "{white:?}");
+            assert_eq!(terms[1], (0, 0));
+            terms[0].0
+        };
+        // A Y-pawn walks y and captures one step on along y and one aside along x or z; a W-pawn likewise
+        // along w. (3,3,3,3) alone: isolated.
+        let y = (YPawn, [3, 3, 3, 3]);
+        assert_eq!(terms(&[y]), 100);
+        // Defended from (2,2,3,3) (x) or (3,2,4,3) (z) by a Y-pawn, from (2,3,3,2) by a W-pawn; the
+        // defender is isolated unless it stands on a line next to the pawn's (one off along x or z).
+        assert_eq!(terms(&[y, (YPawn, [2, 2, 3, 3])]), 1);
+        assert_eq!(terms(&[y, (YPawn, [3, 2, 4, 3])]), 1);
+        assert_eq!(terms(&[y, (WPawn, [2, 3, 3, 2])]), 1 + 200);
+        // Not defended from along w by a Y-pawn, nor from (2,2,4,3), two aside; the lines next to the
+        // pawn's are one off along x or z only (not diagonally, nor along w).
+        assert_eq!(terms(&[y, (YPawn, [3, 2, 3, 2])]), 200);
+        assert_eq!(terms(&[y, (YPawn, [2, 2, 4, 3])]), 200);
+        // Two Y-pawns on one line: the rear is doubled, both isolated; a W-pawn ahead is of another kind.
+        assert_eq!(terms(&[y, (YPawn, [3, 4, 3, 3])]), 10 + 200);
+        assert_eq!(terms(&[y, (WPawn, [3, 4, 3, 3])]), 200);
+        // A W-pawn behind a W-pawn along w.
+        assert_eq!(terms(&[(WPawn, [3, 3, 3, 2]), (WPawn, [3, 3, 3, 4])]), 10 + 200);
     }
 
     #[test]

@@ -161,6 +161,12 @@ mod tests {
 
     use super::*;
 
+    // The 8×8 values: the pawn, knight, rook and queen.
+    const P: i32 = 100;
+    const N: i32 = crate::eval::VALUES_2D[4];
+    const R: i32 = crate::eval::VALUES_2D[2];
+    const Q: i32 = crate::eval::VALUES_2D[1];
+
     fn see_of(fen: &str, san: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("a FEN");
         let m = parse_move(&pos, san).expect("a legal move");
@@ -176,7 +182,7 @@ mod tests {
     fn a_defended_pawn_taken_by_a_knight_loses_the_knight_for_a_pawn() {
         // The chessprogramming wiki's second example: Nxe5 wins a pawn, loses the knight to the bishop or
         // knight, and the rook's X-ray behind does not change it.
-        assert_eq!(see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "Nxe5"), 100 - 320);
+        assert_eq!(see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "Nxe5"), P - N);
     }
 
     #[test]
@@ -185,18 +191,18 @@ mod tests {
         // rook down, so Black does not recapture and the pawn is won.
         assert_eq!(see_of("4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "Rxe5"), 100);
         // Without the second rook the recapture wins the rook for the pawn.
-        assert_eq!(see_of("4r1k1/8/8/4p3/8/8/4R3/6K1 w - - 0 1", "Rxe5"), 100 - 500);
+        assert_eq!(see_of("4r1k1/8/8/4p3/8/8/4R3/6K1 w - - 0 1", "Rxe5"), P - R);
         // A rook taking a pawn that a pawn defends loses the rook for two pawns.
-        assert_eq!(see_of("4k3/8/3p4/4p3/8/8/4R3/4R1K1 w - - 0 1", "Rxe5"), 100 - 500 + 100);
+        assert_eq!(see_of("4k3/8/3p4/4p3/8/8/4R3/4R1K1 w - - 0 1", "Rxe5"), P - R + P);
     }
 
     #[test]
     fn each_side_may_stop_the_exchange() {
         // Qxd5 takes a defended pawn: the queen is lost for a pawn, the rook behind does not save it.
-        assert_eq!(see_of("3r2k1/8/8/3p4/8/8/3Q4/3R2K1 w - - 0 1", "Qxd5"), 100 - 900 + 500);
+        assert_eq!(see_of("3r2k1/8/8/3p4/8/8/3Q4/3R2K1 w - - 0 1", "Qxd5"), P - Q + R);
         // The king recaptures only where nothing takes it back: not on f7 with the bishop on c4.
         assert_eq!(see_of("6k1/5p2/8/8/2B5/8/8/5RK1 w - - 0 1", "Rxf7"), 100);
-        assert_eq!(see_of("6k1/5p2/8/8/8/8/8/5RK1 w - - 0 1", "Rxf7"), 100 - 500);
+        assert_eq!(see_of("6k1/5p2/8/8/8/8/8/5RK1 w - - 0 1", "Rxf7"), P - R);
     }
 
     /// On random positions of every board the search plays (4D armies, chess, Chess960): the first
@@ -270,10 +276,10 @@ mod tests {
     fn en_passant_and_promotion_count() {
         assert_eq!(see_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"), 100);
         // A promotion on a guarded cell: the new queen is taken back, a pawn lost.
-        assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c8=Q"), -100);
+        assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c8=Q"), -P);
         // Castling (the king takes its own rook, whose cell the rook on h8 attacks) changes no material.
         assert_eq!(see_of("4k2r/8/8/8/8/8/8/4K2R w K - 0 1", "O-O"), 0);
         // Taking the rook with promotion, then losing the queen to the king.
-        assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "cxd8=Q+"), 500 + 800 - 900);
+        assert_eq!(see_of("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "cxd8=Q+"), R + (Q - P) - Q);
     }
 }
