@@ -153,9 +153,11 @@ by_uci=$(python3 scripts/suites_uci.py --engine target/ci/tesseract-uci --nodes 
 by_epd=$(target/ci/examples/epd --file "$suite" --nodes 20000)
 echo "$by_uci" | tail -n 1
 # "pet.epd ID solved|missed MOVE" against "ID solved|missed MOVE cp|mate N"; the totals "solved N of 48" alike.
-[ "$(echo "$by_uci" | sed -n 's/^pet\.epd \(.* \(solved\|missed\) [a-h1-8qrbn]*\)$/\1/p')" = \
-  "$(echo "$by_epd" | sed -n 's/^\(.* \(solved\|missed\) [a-h1-8qrbn]*\) \(cp\|mate\) -\?[0-9]*$/\1/p')" ] \
-    || { echo "suites_uci.py and the epd example disagree"; exit 1; }
+uci_moves=$(echo "$by_uci" | sed -n 's/^pet\.epd \(.* \(solved\|missed\) [a-h1-8qrbn]*\)$/\1/p')
+epd_moves=$(echo "$by_epd" | sed -n 's/^\(.* \(solved\|missed\) [a-h1-8qrbn]*\) \(cp\|mate\) -\?[0-9]*$/\1/p')
+[ "$(echo "$uci_moves" | wc -l)" = 48 ] && [ "$(echo "$epd_moves" | wc -l)" = 48 ] \
+    || { echo "a line a position was expected from each"; exit 1; }
+[ "$uci_moves" = "$epd_moves" ] || { echo "suites_uci.py and the epd example disagree"; exit 1; }
 [ "$(echo "$by_uci" | tail -n 1)" = "$(echo "$by_epd" | tail -n 1)" ] || { echo "the totals differ"; exit 1; }
 echo "$by_uci" | tail -n 1 | grep -Eq '^solved [0-9]+ of 48$'
 

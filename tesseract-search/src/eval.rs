@@ -27,7 +27,8 @@
 //!    lines next to it (one cell off along an axis of capture) pay; a rook on a line along a pawn's axis
 //!    with no own pawn on it earns a bonus, more when no pawn is there at all; two bishops earn the bishop
 //!    pair. On 8×8 these are the classic protected, doubled and isolated pawns, the rook on a semi-open
-//!    or open file and the bishop pair; on other boards their weights are 0 (tried on 5⁴, not adopted).
+//!    or open file and the bishop pair, weighted on every board of two axes (the weights of chess); on
+//!    boards of three and more axes their weights are 0 (tried on 5⁴, not adopted).
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -98,7 +99,7 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// The weights of the evaluation's terms: the integers the [module](self)'s six terms multiply by, for one
+/// The weights of the evaluation's terms: the integers the [module](self)'s seven terms multiply by, for one
 /// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
@@ -507,16 +508,8 @@ pub(crate) struct Tables {
     structure: bool,
     /// The pawn kinds of the board (0 the Y-pawn, 1 the W-pawn).
     pawn_kinds: Vec<usize>,
-    /// `defenders[color][kind]`: the mailbox offsets `d` such that an own pawn of that kind on `p + d`
-    /// defends `p`.
-    defenders: [[Vec<i32>; 2]; 2],
-    /// The padded cells of the line through a cell along a pawn kind's axis, the cell left out:
-    /// `lines[a..b]` with `(a, b) = lines_from[kind · cells + cell]`.
-    lines: Vec<u16>,
-    lines_from: Vec<(u32, u32)>,
-    /// Likewise the padded cells of the lines next to it (one cell off along an axis of capture).
-    neighbours: Vec<u16>,
-    neighbours_from: Vec<(u32, u32)>,
+    /// The pawns' lines and defenders of the board ([`PawnLines`]).
+    pawn_lines: &'static PawnLines,
     /// What the endgame tables and the rules say of this board's pawnless endings (see [`Known`]).
     knowledge: Knowledge,
 }
@@ -609,7 +602,6 @@ impl Tables {
         let (pawn_stops, stops_from) = (pawn_stops.as_slice(), stops_from.as_slice());
         let structure =
             [w.protected, w.doubled, w.isolated, w.rook_line[0], w.rook_line[1]].iter().any(|&p| p != (0, 0));
-        let lines = PawnLines::of(g);
         Tables {
             cells,
             padded_len,
@@ -647,11 +639,7 @@ impl Tables {
             rook_line: w.rook_line,
             structure,
             pawn_kinds: g.pawn_roles().iter().map(|&r| usize::from(r == Role::WPawn)).collect(),
-            defenders: lines.defenders,
-            lines: lines.lines,
-            lines_from: lines.lines_from,
-            neighbours: lines.neighbours,
-            neighbours_from: lines.neighbours_from,
+            pawn_lines: pawn_lines_of(shape),
             knowledge: match shape {
                 Shape::CHESS => Knowledge::Chess,
                 Shape::RAUMSCHACH => Knowledge::Raumschach,
@@ -896,8 +884,12 @@ impl Material {
     }
 
     /// The value of the pieces other than king and pawns.
-    fn piece_value(&self, t: &Tables, ci: usize) -> i32 {
-        Role::ALL.iter().filter(|r| !r.is_pawn()).map(|&r| i32::from(self.count[ci][r.index()]) * t.value(r)).sum()
+    fn piece_value(&self, values: &[i32; 9], ci: usize) -> i32 {
+        Role::ALL
+            .iter()
+            .filter(|r| !r.is_pawn())
+            .map(|&r| i32::from(self.count[ci][r.index()]) * values[r.index()])
+            .sum()
     }
 
     /// Whether `ci` has exactly these pieces besides its king (role, count), and no others.
@@ -905,6 +897,10 @@ impl Material {
         Role::ALL.iter().all(|r| self.count[ci][r.index()] == pieces.iter().find(|p| p.0 == *r).map_or(0, |p| p.1))
     }
 }
+
+/// The classic piece values of chess (pawn 1, knight 3.2, bishop 3.3, rook 5, queen 9), by which [`known`]
+/// judges a lead in pieces: the rule stays the same whatever the evaluation's values.
+const CLASSIC_VALUES: [i32; 9] = [0, 900, 500, 330, 320, 0, 0, 100, 0];
 
 /// The whole of a score: [`Known::Scale`] gives 64ths of it.
 const SCALE_WHOLE: i32 = 64;
@@ -928,9 +924,10 @@ enum Known {
 ///   dragons; on 5³ two unicorns), and on 5³ two knights against a lone king, whose only mates are in one
 ///   move walked into: no forced win.
 /// - **Cannot win**, scaled toward zero for the side ahead when it has no pawns (the other side may have
-///   some), on 8×8: two knights against a lone king (0); a lead of at most a bishop's value in pieces (0
-///   with less than a rook's value, as a minor piece against pawns; else a quarter: rook against minor,
-///   rook and minor against rook). On 5³, two rooks or two bishops against a lone king win from under 1%
+///   some), on 8×8: two knights against a lone king (0); a lead of at most a bishop's value in pieces, by
+///   the classic values ([`CLASSIC_VALUES`]), 0 with less than a rook's value (a minor piece against
+///   pawns), else a quarter (rook against minor, rook and minor against rook, queen against two minor
+///   pieces or against rook and minor). On 5³, two rooks or two bishops against a lone king win from under 1%
 ///   of the positions: an eighth. A side with pawns is not scaled (but for the wrong bishop), and neither
 ///   is anything on other boards or with pawns on 5³ and 5⁴.
 /// - **The wrong bishop** on 8×8: a bishop and pawns all on one rook's file against a lone king that stands
@@ -961,11 +958,13 @@ fn known(t: &Tables, m: &Material) -> Known {
                 if bare && m.is(ci, &[(Role::Bishop, 1), (Role::Knight, 1)]) {
                     return Known::Kbnk { strong: ci };
                 }
-                let lead = m.piece_value(t, ci) - m.piece_value(t, weak);
+                // By the classic values, whatever the evaluation's (a rule of endgame theory, not a weight).
+                let v = &CLASSIC_VALUES;
+                let lead = m.piece_value(v, ci) - m.piece_value(v, weak);
                 if bare && one_kind(Role::Knight) {
                     0
-                } else if lead <= t.value(Role::Bishop) {
-                    if m.piece_value(t, ci) < t.value(Role::Rook) { 0 } else { SCALE_WHOLE / 4 }
+                } else if lead <= v[Role::Bishop.index()] {
+                    if m.piece_value(v, ci) < v[Role::Rook.index()] { 0 } else { SCALE_WHOLE / 4 }
                 } else {
                     SCALE_WHOLE
                 }
@@ -1051,17 +1050,33 @@ const KBNK_CLOSE: i32 = 15;
 /// [`pawn_stops`]'s lists: the stops, and for each (color, kind, cell) its range of them.
 type PawnStops = (Vec<(u16, u8)>, Vec<(u32, u32)>);
 
-/// [`pawn_stops`] of `shape`'s board, built on first use and kept: they depend on the board alone, not on
-/// the weights, so every [`Tables`] of a board (the tuner builds one for each trial) shares them.
+/// What `build` makes of `shape`'s board, made on first use and kept in `cache`: for the tables that
+/// depend on the board alone, not on the weights, so that every [`Tables`] of a board (the tuner builds
+/// one for each trial) shares them.
+fn per_shape<T>(
+    cache: &'static Mutex<Vec<(Shape, &'static T)>>,
+    shape: Shape,
+    build: fn(&Geometry) -> T,
+) -> &'static T {
+    let mut all = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, made)) = all.iter().find(|(s, _)| *s == shape) {
+        return made;
+    }
+    let made: &'static T = Box::leak(Box::new(build(shape.geometry())));
+    all.push((shape, made));
+    made
+}
+
+/// [`pawn_stops`] of `shape`'s board ([`per_shape`]).
 fn pawn_stops_of(shape: Shape) -> &'static PawnStops {
     static ALL: Mutex<Vec<(Shape, &'static PawnStops)>> = Mutex::new(Vec::new());
-    let mut all = ALL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(&(_, stops)) = all.iter().find(|(s, _)| *s == shape) {
-        return stops;
-    }
-    let stops: &'static PawnStops = Box::leak(Box::new(pawn_stops(shape.geometry())));
-    all.push((shape, stops));
-    stops
+    per_shape(&ALL, shape, pawn_stops)
+}
+
+/// [`PawnLines::of`] `shape`'s board ([`per_shape`]).
+fn pawn_lines_of(shape: Shape) -> &'static PawnLines {
+    static ALL: Mutex<Vec<(Shape, &'static PawnLines)>> = Mutex::new(Vec::new());
+    per_shape(&ALL, shape, PawnLines::of)
 }
 
 /// What stops each pawn, on every cell, for each color and kind: the enemy pawns that would block it or
@@ -1207,11 +1222,16 @@ fn passed_pawns(t: &Tables, pos: &Position, kings: [usize; 2], mg: &mut [i32; 2]
     }
 }
 
-/// The cells of [`pawn_structure`]'s lines on one board: [`Tables`]'s fields of the same names.
+/// The cells [`pawn_structure`] reads on one board.
 struct PawnLines {
+    /// `defenders[color][kind]`: the mailbox offsets `d` such that an own pawn of that kind on `p + d`
+    /// defends `p`.
     defenders: [[Vec<i32>; 2]; 2],
+    /// The padded cells of the line through a cell along a pawn kind's axis, the cell left out:
+    /// `lines[a..b]` with `(a, b) = lines_from[kind · cells + cell]`.
     lines: Vec<u16>,
     lines_from: Vec<(u32, u32)>,
+    /// Likewise the padded cells of the lines next to it (one cell off along an axis of capture).
     neighbours: Vec<u16>,
     neighbours_from: Vec<(u32, u32)>,
 }
@@ -1269,6 +1289,7 @@ impl PawnLines {
 /// files next to it, a rook on a file without own pawns.
 fn pawn_structure(t: &Tables, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 2]) {
     let mb = pos.mailbox();
+    let l = t.pawn_lines;
     for ci in 0..2 {
         let color = Color::ALL[ci];
         let own = [mailbox::code(color, Role::YPawn), mailbox::code(color, Role::WPawn)];
@@ -1285,8 +1306,8 @@ fn pawn_structure(t: &Tables, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 
             let cell = t.to_cell[p] as usize;
             if role == Role::Rook {
                 for &kind in &t.pawn_kinds {
-                    let (a, b) = t.lines_from[kind * t.cells + cell];
-                    let line = &t.lines[a as usize..b as usize];
+                    let (a, b) = l.lines_from[kind * t.cells + cell];
+                    let line = &l.lines[a as usize..b as usize];
                     if !line.iter().any(|&q| own.contains(&mb[q as usize])) {
                         let open = !line.iter().any(|&q| enemy.contains(&mb[q as usize]));
                         add(t.rook_line[usize::from(open)]);
@@ -1297,7 +1318,7 @@ fn pawn_structure(t: &Tables, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 
             let Some(axis) = role.pawn_axis() else { continue };
             let kind = usize::from(role == Role::WPawn);
             let defended =
-                t.pawn_kinds.iter().any(|&k| t.defenders[ci][k].iter().any(|&d| mb[(p as i32 + d) as usize] == own[k]));
+                t.pawn_kinds.iter().any(|&k| l.defenders[ci][k].iter().any(|&d| mb[(p as i32 + d) as usize] == own[k]));
             if defended {
                 add(t.protected);
             }
@@ -1310,8 +1331,8 @@ fn pawn_structure(t: &Tables, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 
                 }
                 q += stride;
             }
-            let (a, b) = t.neighbours_from[kind * t.cells + cell];
-            if !t.neighbours[a as usize..b as usize].iter().any(|&q| mb[q as usize] == own[kind]) {
+            let (a, b) = l.neighbours_from[kind * t.cells + cell];
+            if !l.neighbours[a as usize..b as usize].iter().any(|&q| mb[q as usize] == own[kind]) {
                 add(t.isolated);
             }
         }

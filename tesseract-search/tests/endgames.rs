@@ -98,9 +98,14 @@ fn dead_material_scores_zero() {
     // Two knights cannot force mate; a rook against a minor piece, nor mostly (a quarter of the score); a
     // minor piece against pawns, never (the white king stands in the knight's check here: White to move).
     assert_eq!(evaluate_white(&fen("8/8/8/3k4/8/8/8/1N2KN2 w - - 0 1")), 0);
+    // A quarter of the lead and a little of the position's (the classic values decide what is scaled,
+    // whatever the evaluation's: a queen against two minor pieces is scaled too).
+    let value = |r: Role| piece_value(2, r);
     let rook_v_knight = evaluate_white(&fen("8/8/8/3k4/8/5n2/8/R3K3 w - - 0 1"));
-    let (rook, knight) = (piece_value(2, Role::Rook), piece_value(2, Role::Knight));
-    assert!((0..(rook - knight) / 2).contains(&rook_v_knight), "{rook_v_knight}");
+    assert!((0..(value(Role::Rook) - value(Role::Knight)) / 4 + 40).contains(&rook_v_knight), "{rook_v_knight}");
+    let queen_v_minors = evaluate_white(&fen("8/8/8/3k4/8/3bn3/8/Q3K3 w - - 0 1"));
+    let lead = value(Role::Queen) - value(Role::Bishop) - value(Role::Knight);
+    assert!((0..lead / 4 + 40).contains(&queen_v_minors), "{queen_v_minors}");
     assert_eq!(evaluate_white(&fen("8/6p1/8/3k4/8/8/8/2B1K3 w - - 0 1")), 0);
     assert_eq!(evaluate_white(&fen("8/8/8/3k4/8/5n2/8/1B2K3 w - - 0 1")), 0);
     // A queen against a rook is not scaled.
