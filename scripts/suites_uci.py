@@ -16,7 +16,8 @@ Prints a line per position, `FILE ID solved|missed MOVE` (unless `--quiet`), a l
 `FILE solved N of M`, and as its last line `solved N of M` over all the files (a position without an
 `id` is `-`, as the epd example prints it). A file that cannot be read, a line that is not EPD or not a
 legal position, a move of a suite that is not legal in its position, an engine that cannot be started,
-has no such option, refuses an option's value or fails mid-run: a message on stderr and exit code 2. Needs python-chess (`pip install chess`).
+has no such option, refuses an option's value or fails mid-run: a message on stderr and exit code 2. A
+reader that goes away (`| head -1`) ends it quietly with exit code 141. Needs python-chess (`pip install chess`).
 """
 
 import argparse
@@ -125,4 +126,10 @@ def run(engine, args, suites) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # A reader that went away (`suites_uci.py ... | head -1`): end quietly, as a Unix tool killed by
+        # SIGPIPE would (the workspace's examples end so too), without writing to the closed pipe again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
