@@ -1439,14 +1439,7 @@ mod tests {
         let mut w = Weights::of(4);
         (w.protected, w.doubled, w.isolated) = ((1, 0), (10, 0), (100, 0));
         let terms = |white: &[(Role, [u8; 4])]| {
-            let mut setup = Setup::empty(Shape::TESSERACT);
-            setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
-            setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
-            for (r, c) in white {
-                setup.put(c, Some(Piece::new(Color::White, *r)));
-            }
-            let mirrored = Position::from_setup(setup.mirrored(), CastlingMode::Standard).unwrap();
-            let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+            let (pos, mirrored) = kings_and_pieces_4d(white, &[]);
             let terms = structure_terms(&pos, &w);
             assert_eq!(structure_terms(&mirrored, &w), [terms[1], terms[0]], "{white:?}");
             assert_eq!(terms[1], (0, 0));
@@ -1498,19 +1491,26 @@ mod tests {
 
     /// Whether a white pawn `role` on `at` is passed among black pieces `black` on the 5⁴ board (kings on
     /// 1111 and 5555); asserts that a black pawn is passed alike in the color-flipped reflection.
-    fn passed_in_4d(role: Role, at: [u8; 4], black: &[(Role, [u8; 4])]) -> bool {
+    /// A 5⁴ position of the white king on 1111, the black king on 5555 and these pieces, White to move,
+    /// and its color-flipped reflection.
+    fn kings_and_pieces_4d(white: &[(Role, [u8; 4])], black: &[(Role, [u8; 4])]) -> (Position, Position) {
         let mut setup = Setup::empty(Shape::TESSERACT);
         setup.put(&[1, 1, 1, 1], Some(Piece::new(Color::White, Role::King)));
         setup.put(&[5, 5, 5, 5], Some(Piece::new(Color::Black, Role::King)));
-        setup.put(&at, Some(Piece::new(Color::White, role)));
-        for (r, c) in black {
-            setup.put(c, Some(Piece::new(Color::Black, *r)));
+        for (color, pieces) in [(Color::White, white), (Color::Black, black)] {
+            for (r, c) in pieces {
+                setup.put(c, Some(Piece::new(color, *r)));
+            }
         }
+        let mirrored = Position::from_setup(setup.mirrored(), CastlingMode::Standard).unwrap();
+        (Position::from_setup(setup, CastlingMode::Standard).unwrap(), mirrored)
+    }
+
+    fn passed_in_4d(role: Role, at: [u8; 4], black: &[(Role, [u8; 4])]) -> bool {
         let g = Shape::TESSERACT.geometry();
         let t = Tables::of(Shape::TESSERACT);
         // The color-flipped reflection: a black pawn on the reflected cell among white pieces.
-        let mirrored = Position::from_setup(setup.mirrored(), CastlingMode::Standard).unwrap();
-        let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+        let (pos, mirrored) = kings_and_pieces_4d(&[(role, at)], black);
         let white = is_passed(t, pos.mailbox(), 0, role, g.cell(&at).unwrap().index());
         let reflected = at.map(|c| 6 - c);
         let black = is_passed(t, mirrored.mailbox(), 1, role, g.cell(&reflected).unwrap().index());
