@@ -214,4 +214,10 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     assert_eq!(read("2d-eval-0046c87.txt"), with_structure_of(Weights { values: classic, ..own }, &own, |_| (0, 0)));
     let double = with_structure_of(own, &own, |(m, e)| (2 * m, 2 * e));
     assert_eq!(read("2d-structure-double.txt"), double);
+    // King activity: the king's endgame centrality at twice and three times the engine's.
+    for (name, times) in [("2d-king-20.txt", 2), ("2d-king-30.txt", 3)] {
+        let mut centre = own.centre;
+        centre[tesseract::board::Role::King.index()].1 *= times;
+        assert_eq!(read(name), Weights { centre, ..own }, "{name}");
+    }
 }
