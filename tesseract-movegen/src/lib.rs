@@ -90,7 +90,7 @@ pub use perft::{divide, divide_with_stop, perft};
 pub use rules::{Legal, MoveError, Outcome, text_line, text_line_string};
 
 /// The largest hash table, in megabytes (2²⁰ bytes), that any front end of the workspace accepts: perft's
-/// shared table ([`PerftTable`](crate::PerftTable) with the `parallel` feature) and the engine's
+/// shared table (`PerftTable`, with the `parallel` feature) and the engine's
 /// transposition table (`tesseract_search::TranspositionTable`) are sized in megabytes, and every entry
 /// point that takes a size from a user (the UCI engine's `Hash` option, the `--hash` of the `perft`,
 /// `bestmove` and `match` examples, the Python binding's `hash_mb`, `experiment`'s engines) refuses more
