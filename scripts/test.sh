@@ -9,7 +9,8 @@
 # (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess playing whole
 # games against tesseract-uci) and the test files that go deeper there, then the Python bindings' pytest
 # suite in a virtual environment (scripts/python.sh: target/py-venv, the package built by pip and maturin
-# in the ci profile, with Dask's distributed for tesseract.distributed's clusters).
+# in the ci profile, with Dask's distributed for tesseract.distributed's clusters), and last the 4D match
+# script that the bindings referee (scripts/selfplay_uci_4d.py).
 #
 # Usage: scripts/test.sh            everything
 #        scripts/test.sh --quick    debug-build tests only, no installs
@@ -163,3 +164,49 @@ echo "$by_uci" | tail -n 1 | grep -Eq '^solved [0-9]+ of 48$'
 
 step "Python bindings in a virtual environment: pytest (scripts/python.sh builds tesseract-py with maturin, profile ci)"
 bash scripts/python.sh
+
+step "scripts/selfplay_uci_4d.py (the 4D match of two tesseract-uci builds, the README) plays four short games, refereed by tesseract-py"
+py=target/py-venv/bin/python
+selfplay_4d=$($py scripts/selfplay_uci_4d.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 1000)
+echo "$selfplay_4d" | tail -n 2
+echo "$selfplay_4d" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
+# Games 1 to 4 of the 5⁴ board (a TFEN start: 4D ranks between slashes), each with moves played, searched.
+for g in 1 2 3 4; do
+    echo "$selfplay_4d" | grep -Eq "^game $g A=(white|black) (1-0|0-1|1/2-1/2) plies [1-9][0-9]* start [^ ]+//" \
+        || { echo "no line for 4D game $g"; exit 1; }
+done
+echo "$selfplay_4d" | grep -Eq '^per move: A [0-9.]+k nodes, depth ([1-9]|0\.[1-9])[0-9.]*, B [0-9.]+k nodes, depth ([1-9]|0\.[1-9])' \
+    || { echo "the engines did not search"; exit 1; }
+selfplay_4d_jobs=$($py scripts/selfplay_uci_4d.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 1000 --jobs 2)
+[ "$(echo "$selfplay_4d" | sort)" = "$(echo "$selfplay_4d_jobs" | sort)" ] || { echo "--jobs 2 played other 4D games"; exit 1; }
+# An option the engine lacks, and a value it refuses, stop the match before any game with status 2.
+for option in NoSuchOption=1 Hash=abc; do
+    if $py scripts/selfplay_uci_4d.py --a target/ci/tesseract-uci --a-option "$option" --b target/ci/tesseract-uci \
+        --games 2 --nodes 100 >/dev/null 2>&1; then echo "$option was accepted"; exit 1
+    elif [ $? -ne 2 ]; then echo "$option did not exit with status 2"; exit 1; fi
+done
+# Engines that fail mid-game (one plays a move that is not legal, one goes away at its first search) stop
+# the match with status 2, one game at a time and from a worker of --jobs 2.
+for fault in 'print("bestmove 11111111", flush=True)' 'sys.exit(3)'; do
+    cat > target/fake-uci-4d <<FAKE
+#!/usr/bin/env python3
+import sys
+for line in sys.stdin:
+    if line.startswith("uci"):
+        print("option name UCI_Variant type combo default chess var chess var tesseract\nuciok", flush=True)
+    elif line.startswith("isready"):
+        print("readyok", flush=True)
+    elif line.startswith("go"):
+        $fault
+    elif line.startswith("quit"):
+        break
+FAKE
+    chmod +x target/fake-uci-4d
+    for jobs in 1 2; do
+        if $py scripts/selfplay_uci_4d.py --a target/fake-uci-4d --b target/ci/tesseract-uci --games 4 --nodes 100 \
+            --jobs $jobs >/dev/null 2>target/fake-uci-4d.err; then echo "a failing engine ($fault) was not caught"; exit 1
+        elif [ $? -ne 2 ]; then echo "a failing engine ($fault) did not give status 2"; cat target/fake-uci-4d.err; exit 1; fi
+        grep -Eq "^error: engine 'target/fake-uci-4d' (played '11111111'|went away)" target/fake-uci-4d.err \
+            || { echo "no error line for the failing engine"; cat target/fake-uci-4d.err; exit 1; }
+    done
+done
