@@ -143,6 +143,16 @@ assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g
 # The calibration table of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
 python3 -m doctest scripts/rate_uci.py
 python3 scripts/rate_uci.py tesseract-uci/data/calibration/*.txt
+# The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of the games measured since issue 34's
+# evaluation, rounded to 5.
+rated=$(python3 scripts/rate_uci.py tesseract-uci/data/calibration-issue-34/*.txt)
+echo "$rated"
+measured=$(echo "$rated" | sed -n 's/^Tier=\([a-z]*\) 10+0.1: .*: Elo \([0-9]*\) \[.*/\1 \2/p' \
+    | awk '{ printf "%s %d\n", $1, int(($2 + 2.5) / 5) * 5 }')
+labels=$(grep -o 'Tier::[A-Za-z]*, [0-9]*)' tesseract-uci/src/engine.rs | head -n 4 \
+    | sed 's/Tier::\([A-Za-z]*\), \([0-9]*\))/\1 \2/' | tr 'A-Z' 'a-z')
+[ "$measured" = "$labels" ] && [ "$(echo "$labels" | wc -l)" = 4 ] \
+    || { echo "UCI_Elo labels ($labels) are not the measured ratings ($measured)"; exit 1; }
 # A UCI option the engine does not have is refused before any game, with exit status 2.
 if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \
     --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1
