@@ -32,12 +32,13 @@ every game lost, a one-sided 95% bound instead (`Elo > +183 (95%, one-sided)` fo
 game is drawn the exact interval (`Elo +0 [-111, +111]` for ten draws).
 `--pgn FILE` writes the games to FILE as PGN, in the order of their numbers (the players are the engines'
 paths with their options; a loss on time has the tag `Termination "time forfeit"`).
-Needs python-chess (`pip install chess`).
+A reader that goes away (`| head -1`) ends it quietly with exit code 141. Needs python-chess (`pip install chess`).
 """
 
 import argparse
 import math
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -226,6 +227,28 @@ def start_engine(path: str, options: dict):
     return engine
 
 
+def engine_options(items: list) -> dict:
+    """The `NAME=VALUE` items of `--a-option` or `--b-option` as a dict (ValueError for another form)."""
+    parsed = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"option {item!r}: expected NAME=VALUE")
+        parsed[name] = value
+    return parsed
+
+
+def run_main(main) -> None:
+    """Exits with `main()`'s code; a reader that went away (`... | head -1`) ends it quietly with code 141,
+    as a Unix tool killed by SIGPIPE would (the workspace's examples end so too), without writing to the
+    closed pipe again."""
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", required=True, help="engine A's executable")
@@ -256,16 +279,11 @@ def main() -> int:
             print(f"error: --clock {args.clock!r}: expected BASE+INC in seconds, e.g. 10+0.1", file=sys.stderr)
             return 2
         clock = (base, inc)
-    options = []
-    for given in (args.a_option, args.b_option):
-        parsed = {}
-        for item in given:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                print(f"error: option {item!r}: expected NAME=VALUE", file=sys.stderr)
-                return 2
-            parsed[name] = value
-        options.append(parsed)
+    try:
+        options = [engine_options(args.a_option), engine_options(args.b_option)]
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     for path, opts in zip((args.a, args.b), options):
         try:
             start_engine(path, opts).quit()
@@ -299,4 +317,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
     import tesseract
-    from selfplay_uci import MAX_PLIES, OPENING_PLIES, Side, summary  # needs python-chess
+    from selfplay_uci import MAX_PLIES, OPENING_PLIES, Side, engine_options, run_main, summary  # python-chess
 except ImportError as missing:
     print(
         f"error: {missing}: build the tesseract module with scripts/python.sh (its environment has python-chess"
@@ -258,16 +258,11 @@ def main() -> int:
     if args.games < 1 or args.nodes < 1 or args.jobs < 1:
         print("error: --games, --nodes and --jobs must be at least 1", file=sys.stderr)
         return 2
-    options = []
-    for given in (args.a_option, args.b_option):
-        parsed = {}
-        for item in given:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                print(f"error: option {item!r}: expected NAME=VALUE", file=sys.stderr)
-                return 2
-            parsed[name] = value
-        options.append(parsed)
+    try:
+        options = [engine_options(args.a_option), engine_options(args.b_option)]
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     jobs = min(args.jobs, args.games)
     tasks = [
         (args.a, args.b, args.nodes, args.seed, args.army, list(range(j, args.games, jobs)), *options)
@@ -296,9 +291,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:
-        # A reader that went away (| head -1): quietly, as the examples.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(141)
+    run_main(main)

@@ -27,6 +27,9 @@ import sys
 import chess
 import chess.engine
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from selfplay_uci import run_main  # noqa: E402
+
 
 # The largest suite file read (the epd example's cap too).
 MAX_FILE = 16 << 20
@@ -126,10 +129,4 @@ def run(engine, args, suites) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:
-        # A reader that went away (`suites_uci.py ... | head -1`): end quietly, as a Unix tool killed by
-        # SIGPIPE would (the workspace's examples end so too), without writing to the closed pipe again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(141)
+    run_main(main)
