@@ -140,7 +140,7 @@ echo "$clocked" | grep -Eq '^per move: A [0-9.]+k nodes, depth [0-9.]+, B [0-9.]
 python3 -c 'import chess.pgn, sys; f = open(sys.argv[1]); games = [chess.pgn.read_game(f) for _ in range(3)]
 assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g in games[:2]), games' \
     target/selfplay_clocked.pgn
-# The calibration table of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
+# The first calibration of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
 python3 -m doctest scripts/rate_uci.py
 python3 scripts/rate_uci.py tesseract-uci/data/calibration/*.txt
 # The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of the games measured since issue 34's
@@ -190,19 +190,23 @@ echo "$selfplay_4d" | grep -Eq '^per move: A [0-9.]+k nodes, depth ([1-9]|0\.[1-
 selfplay_4d_jobs=$($py scripts/selfplay_uci_4d.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 1000 --jobs 2)
 [ "$(echo "$selfplay_4d" | sort)" = "$(echo "$selfplay_4d_jobs" | sort)" ] || { echo "--jobs 2 played other 4D games"; exit 1; }
 # An option the engine lacks, and a value it refuses, stop the match before any game with status 2.
-for option in NoSuchOption=1 Hash=abc; do
+for case in "NoSuchOption=1|has no option 'NoSuchOption'" "Hash=abc|info string error .*setoption Hash"; do
+    option=${case%%|*} message=${case#*|}
     if $py scripts/selfplay_uci_4d.py --a target/ci/tesseract-uci --a-option "$option" --b target/ci/tesseract-uci \
-        --games 2 --nodes 100 >/dev/null 2>&1; then echo "$option was accepted"; exit 1
+        --games 2 --nodes 100 >/dev/null 2>target/selfplay-4d.err; then echo "$option was accepted"; exit 1
     elif [ $? -ne 2 ]; then echo "$option did not exit with status 2"; exit 1; fi
+    grep -Eq "^error: engine .*$message" target/selfplay-4d.err \
+        || { echo "$option: not the expected error"; cat target/selfplay-4d.err; exit 1; }
 done
 # Engines that fail mid-game (one plays a move that is not legal, one goes away at its first search) stop
 # the match with status 2, one game at a time and from a worker of --jobs 2.
-for fault in 'print("bestmove 11111111", flush=True)' 'sys.exit(3)'; do
+for case in 'print("bestmove 11111111", flush=True)|played .11111111. after' 'sys.exit(3)|went away \(exit code 3\)'; do
+    fault=${case%%|*} message=${case#*|}
     cat > target/fake-uci-4d <<FAKE
 #!/usr/bin/env python3
 import sys
 for line in sys.stdin:
-    if line.startswith("uci"):
+    if line == "uci\n":
         print("option name UCI_Variant type combo default chess var chess var tesseract\nuciok", flush=True)
     elif line.startswith("isready"):
         print("readyok", flush=True)
@@ -216,7 +220,7 @@ FAKE
         if $py scripts/selfplay_uci_4d.py --a target/fake-uci-4d --b target/ci/tesseract-uci --games 4 --nodes 100 \
             --jobs $jobs >/dev/null 2>target/fake-uci-4d.err; then echo "a failing engine ($fault) was not caught"; exit 1
         elif [ $? -ne 2 ]; then echo "a failing engine ($fault) did not give status 2"; cat target/fake-uci-4d.err; exit 1; fi
-        grep -Eq "^error: engine 'target/fake-uci-4d' (played '11111111'|went away)" target/fake-uci-4d.err \
-            || { echo "no error line for the failing engine"; cat target/fake-uci-4d.err; exit 1; }
+        grep -Eq "^error: engine 'target/fake-uci-4d' $message" target/fake-uci-4d.err \
+            || { echo "not the expected error for the failing engine ($fault)"; cat target/fake-uci-4d.err; exit 1; }
     done
 done
