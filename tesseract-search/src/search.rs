@@ -25,7 +25,8 @@
 //!   piece and target cell; see `Tuning`), then quiet moves by history (a bonus of draft² for a quiet move
 //!   that cuts, a malus for the quiet moves tried before it), then the captures that lose material by
 //!   static exchange evaluation (`see`: every piece bearing on the cell recaptures, least valuable first,
-//!   while it pays), under-promotions last;
+//!   while it pays; asked only of a capture whose capturer is worth more than its victim, and only when
+//!   it comes up for search), under-promotions last;
 //! - reduces late quiet moves (late-move reductions, `0.75 + ln(draft)·ln(index)/2.25` plies, one less at
 //!   PV nodes and for killers and the countermove, adjusted by history), re-searching at full draft when
 //!   the reduced search beats alpha;
@@ -774,6 +775,13 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Whether an ordering score is that of a capture in the winning band whose static exchange is not
+/// asked yet (its low bit: [`Worker::order_score`]).
+#[inline]
+fn is_unsettled_capture(score: i32) -> bool {
+    (SCORE_NOISY..SCORE_TT).contains(&score) && score & 1 == 1
+}
+
 #[inline]
 fn to_tt(v: i32, ply: usize) -> i32 {
     if v >= MATE_BOUND {
@@ -967,14 +975,17 @@ impl Worker<'_> {
         let victim = self.victim(m);
         let mover = self.pos.mailbox()[self.pos.geometry().padded(m.from)];
         match m.promotion {
-            Some(Role::Queen) => return SCORE_NOISY + 32 * (self.t.value_of_code(victim) + self.t.value(Role::Queen)),
+            Some(Role::Queen) => return SCORE_NOISY + 64 * (self.t.value_of_code(victim) + self.t.value(Role::Queen)),
             Some(_) => return SCORE_UNDER + self.t.value_of_code(victim),
             None => {}
         }
         if victim != 0 {
             let value = self.t.value_of_code(victim);
-            let base = if self.is_bad_capture(m, value) { SCORE_BAD_CAPTURE } else { SCORE_NOISY };
-            return base + 32 * value - self.t.value_of_code(mover) / 8;
+            let key = 2 * (32 * value - self.t.value_of_code(mover) / 8);
+            // A capturer worth more than its victim may lose the exchange: that is asked of the static
+            // exchange only when the capture comes up for search ([`Worker::pick`]), marked by the low bit.
+            let unsettled = self.t.value_of_code(mover) > value;
+            return SCORE_NOISY + key + unsettled as i32;
         }
         if killers[0] == Some(m) {
             return SCORE_KILLER + 1;
@@ -986,24 +997,62 @@ impl Worker<'_> {
     }
 
     /// Moves the best-scored move of `lists[ply][i..]` to index `i` and returns it: a selection step for
-    /// the first few moves (most nodes end there), then one sort of the rest.
+    /// the first few moves (most nodes end there), then one sort of the rest. A capture whose static
+    /// exchange was left unasked by [`Worker::order_score`] is asked now: if it loses material, it takes
+    /// the place among the losing captures that an eager score would have given it, and the next best
+    /// move is picked. Most nodes end on their first moves, so most exchanges are never asked; the moves
+    /// come in the same order as with every exchange asked up front (the bench signature is unchanged).
     #[inline]
     fn pick(&mut self, ply: usize, i: usize) -> Move {
-        let list = &mut self.lists[ply];
         if i == PICK_THEN_SORT {
-            list[i..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            self.lists[ply][i..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
-        if i >= PICK_THEN_SORT {
-            return list[i].0;
-        }
-        let mut best = i;
-        for j in i + 1..list.len() {
-            if list[j].1 > list[best].1 {
-                best = j;
+        loop {
+            let list = &mut self.lists[ply];
+            let mut best = i;
+            if i < PICK_THEN_SORT {
+                for j in i + 1..list.len() {
+                    if list[j].1 > list[best].1 {
+                        best = j;
+                    }
+                }
+                list.swap(i, best);
+            }
+            let (m, score) = list[i];
+            if !is_unsettled_capture(score) {
+                return m;
+            }
+            // A capture whose exchange is not asked yet: a losing one goes down among the losing captures.
+            let settled = self.settle(m, score);
+            if settled >= SCORE_NOISY {
+                self.lists[ply][i].1 = settled;
+                return m;
+            }
+            let demoted = settled;
+            let list = &mut self.lists[ply];
+            if i < PICK_THEN_SORT {
+                // Put it back where it was, so that the moves keep the order an eager score gave them.
+                list.swap(i, best);
+                list[best].1 = demoted;
+            } else {
+                list[i].1 = demoted;
+                // Keep the sorted tail sorted: slide the capture down past the losing captures of its score too
+                // (they were demoted before it, from earlier in the list).
+                let mut k = i;
+                while k + 1 < list.len() && list[k + 1].1 >= demoted {
+                    list.swap(k, k + 1);
+                    k += 1;
+                }
             }
         }
-        list.swap(i, best);
-        list[i].0
+    }
+
+    /// The final ordering score of a capture scored with its exchange unasked ([`is_unsettled_capture`]):
+    /// in the winning band if it does not lose material, else in the losing band ([`SCORE_BAD_CAPTURE`]).
+    fn settle(&self, m: Move, score: i32) -> i32 {
+        let settled = score - 1;
+        let victim = self.t.value_of_code(self.victim(m));
+        if self.is_bad_capture(m, victim) { settled - SCORE_NOISY + SCORE_BAD_CAPTURE } else { settled }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -1068,7 +1117,8 @@ impl Worker<'_> {
         let mut keyed: Vec<(i64, Move)> = Vec::with_capacity(self.lists[0].len());
         for i in 0..self.lists[0].len() {
             let m = self.lists[0][i].0;
-            let s = self.order_score(m, [None; 2], cells) as i64;
+            let s = self.order_score(m, [None; 2], cells);
+            let s = if is_unsettled_capture(s) { self.settle(m, s) } else { s } as i64;
             keyed.push(((s << 24) + (rng.next_u32() >> 8) as i64, m));
         }
         keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
