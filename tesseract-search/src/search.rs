@@ -25,8 +25,8 @@
 //!   piece and target cell; see `Tuning`), then quiet moves by history (a bonus of draft² for a quiet move
 //!   that cuts, a malus for the quiet moves tried before it), then the captures that lose material by
 //!   static exchange evaluation (`see`: every piece bearing on the cell recaptures, least valuable first,
-//!   while it pays; asked only of a capture whose capturer is worth more than its victim, and only when
-//!   it comes up for search), under-promotions last;
+//!   while it pays; asked only of a capture whose capturer is worth more than its victim, and below the
+//!   root only when it comes up for search), under-promotions last;
 //! - reduces late quiet moves (late-move reductions, `0.75 + ln(draft)·ln(index)/2.25` plies, one less at
 //!   PV nodes and for killers and the countermove, adjusted by history), re-searching at full draft when
 //!   the reduced search beats alpha;
@@ -775,8 +775,18 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A capture's (or queen promotion's) place within its band: most valuable victim first, then least
+/// valuable capturer (MVV-LVA). Even and positive for every value the weights allow (0 to 4,000), so the
+/// low bit is free for [`is_unsettled_capture`].
+#[inline]
+fn capture_key(victim: i32, attacker: i32) -> i32 {
+    2 * (32 * victim - attacker / 8 + 512)
+}
+
 /// Whether an ordering score is that of a capture in the winning band whose static exchange is not
-/// asked yet (its low bit: [`Worker::order_score`]).
+/// asked yet (its low bit: [`Worker::order_score`]). Between two captures of equal key, one of them
+/// unsettled (possible only with weights that give two pieces values within 8 cp of each other on either
+/// side of a victim's), the unsettled one comes first, where an eager score went by list order.
 #[inline]
 fn is_unsettled_capture(score: i32) -> bool {
     (SCORE_NOISY..SCORE_TT).contains(&score) && score & 1 == 1
@@ -975,13 +985,15 @@ impl Worker<'_> {
         let victim = self.victim(m);
         let mover = self.pos.mailbox()[self.pos.geometry().padded(m.from)];
         match m.promotion {
-            Some(Role::Queen) => return SCORE_NOISY + 64 * (self.t.value_of_code(victim) + self.t.value(Role::Queen)),
+            Some(Role::Queen) => {
+                return SCORE_NOISY + capture_key(self.t.value_of_code(victim) + self.t.value(Role::Queen), 0);
+            }
             Some(_) => return SCORE_UNDER + self.t.value_of_code(victim),
             None => {}
         }
         if victim != 0 {
             let value = self.t.value_of_code(victim);
-            let key = 2 * (32 * value - self.t.value_of_code(mover) / 8);
+            let key = capture_key(value, self.t.value_of_code(mover));
             // A capturer worth more than its victim may lose the exchange: that is asked of the static
             // exchange only when the capture comes up for search ([`Worker::pick`]), marked by the low bit.
             let unsettled = self.t.value_of_code(mover) > value;
