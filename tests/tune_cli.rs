@@ -156,3 +156,76 @@ fn samples_are_written_and_fitted_again() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--squares` fits the 8×8 piece-square corrections from a samples file: every step's error, the
+/// corrections that moved, the error on `--check`'s samples, and `--write-weights` writes a weights text
+/// that reads back to the fitted weights (only corrections changed). Games opened by `--random-plies`
+/// give the same samples whatever the threads. Boards other than 8×8, the fit's arguments without it and
+/// paths it cannot use are refused with exit code 2, before any game.
+#[test]
+fn squares_are_fitted_checked_and_written() {
+    use tesseract::board::Shape;
+    use tesseract::search::eval::Weights;
+    let dir = common::scratch("tune-squares");
+    let path = |name: &str| dir.join(name);
+    let (samples, weights) = (path("samples.txt"), path("weights.txt"));
+    let random = ["--random-plies", "4", "--only", "value", "--write-samples"];
+    let one = tune(&[&SMALL[..], &random[..], &[samples.to_str().unwrap(), "--threads", "1"]].concat());
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    let text = std::fs::read_to_string(&samples).unwrap();
+    let two = tune(&[&SMALL[..], &random[..], &[path("two.txt").to_str().unwrap(), "--threads", "2"]].concat());
+    assert_eq!((one.stdout, text.clone()), (two.stdout, std::fs::read_to_string(path("two.txt")).unwrap()));
+    // The random openings differ from the engine's own (its games from one start repeat).
+    let own = path("own.txt");
+    assert!(
+        tune(&[&SMALL[..], &["--only", "value", "--write-samples", own.to_str().unwrap()]].concat()).status.success()
+    );
+    assert_ne!(std::fs::read_to_string(&own).unwrap(), text);
+
+    let fit = |extra: &[&str]| {
+        let args = ["--start", "classic", "--samples", samples.to_str().unwrap(), "--squares", "--epochs", "5"];
+        tune(&[&args[..], extra].concat())
+    };
+    let out = fit(&["--check", samples.to_str().unwrap(), "--write-weights", weights.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = printed.lines().collect();
+    assert!(lines[0].starts_with("samples ") && lines[1].starts_with("epoch 1: error "), "{printed}");
+    assert!(lines.iter().any(|l| l.starts_with("epoch 5: error ")), "{printed}");
+    let moved: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" -> ") && !l.starts_with("scale") && !l.starts_with("check"))
+        .collect();
+    assert!(!moved.is_empty() && moved.iter().all(|l| l.starts_with("square.")), "{printed}");
+    // The fit's own samples as the check: the error falls there too, from the same figure.
+    let errors = |line: &str| -> Vec<f64> { line.split(' ').filter_map(|w| w.parse().ok()).collect() };
+    let fitted = lines.iter().find(|l| l.starts_with("scale ")).unwrap();
+    let check = lines.iter().find(|l| l.starts_with("check: ")).unwrap();
+    let (f, c) = (errors(fitted), errors(check));
+    assert!(f[1] <= f[0], "{fitted}");
+    assert!(c[2] <= c[1] && check.contains(&format!("check: {} samples", text.lines().count())), "{check}");
+    let written = Weights::parse(Shape::CHESS, &std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert_ne!(written, Weights::of(2));
+    assert_eq!(Weights { square: Weights::of(2).square, ..written }, Weights::of(2));
+    for line in &moved {
+        let (name, change) = line.split_once(' ').unwrap();
+        let now = change.rsplit(' ').next().unwrap();
+        assert!(std::fs::read_to_string(&weights).unwrap().contains(&format!("{name} {now}\n")), "{line}");
+    }
+
+    for (args, says) in [
+        (vec!["--start", "standard", "--games", "1", "--squares"], "count on the 8×8 board only"),
+        (vec!["--start", "classic", "--games", "1", "--epochs", "5"], "--squares"),
+        (vec!["--start", "classic", "--games", "1", "--squares", "--only", "value"], "cannot be used with"),
+        (vec!["--start", "classic", "--games", "1", "--squares", "--ridge", "2"], "--ridge"),
+        (vec!["--start", "classic", "--games", "1", "--write-weights", dir.to_str().unwrap()], "a folder"),
+        (vec!["--start", "classic", "--games", "1", "--check", path("none.txt").to_str().unwrap()], "--check "),
+    ] {
+        let out = tune(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says) && out.stdout.is_empty() && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

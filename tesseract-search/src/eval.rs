@@ -145,6 +145,35 @@ pub struct Weights {
     /// Per rook and line through it along a pawn's axis (on 8×8 its file) with no own pawn on it: `[0]`
     /// when an enemy pawn stands there (semi-open), `[1]` when no pawn does (open).
     pub rook_line: [(i32, i32); 2],
+    /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
+    /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
+    /// ([`square_slot`]: from White's side, the files folded so that a and h share an entry, b and g, c
+    /// and f, d and e), and read through the point reflection σ for Black, so the table is the same from
+    /// either side and the evaluation stays antisymmetric. Unused on other boards.
+    pub square: [[(i32, i32); SQUARE_SLOTS]; 9],
+}
+
+/// The entries of a role's table in [`Weights::square`]: 8 ranks of 4 folded files.
+pub const SQUARE_SLOTS: usize = 32;
+
+/// The entry of [`Weights::square`] for the 8×8 square (`file`, `rank`), both from 0 on White's side:
+/// `rank · 4 + min(file, 7 − file)`. A black piece's entry is that of its point reflection, (7 − file, 7 −
+/// rank).
+///
+/// ```
+/// use tesseract_search::eval::square_slot;
+/// assert_eq!(square_slot(0, 0), 0); // a1
+/// assert_eq!(square_slot(7, 0), 0); // h1, a1's mirror
+/// assert_eq!(square_slot(4, 3), 15); // e4, as d4
+/// ```
+pub const fn square_slot(file: u8, rank: u8) -> usize {
+    let folded = if file < 4 { file } else { 7 - file };
+    rank as usize * 4 + folded as usize
+}
+
+/// Whether [`Weights::square`] counts on boards of `shape`: 8×8 boards of two axes.
+pub fn has_squares(shape: Shape) -> bool {
+    shape.geometry().dims() == 2 && shape.geometry().side() == 8
 }
 
 const WEIGHTS_4D: Weights = Weights {
@@ -166,6 +195,7 @@ const WEIGHTS_4D: Weights = Weights {
     doubled: (0, 0),
     isolated: (0, 0),
     rook_line: [(0, 0), (0, 0)],
+    square: [[(0, 0); SQUARE_SLOTS]; 9],
 };
 
 const WEIGHTS_2D: Weights = Weights {
@@ -185,7 +215,11 @@ const WEIGHTS_2D: Weights = Weights {
     doubled: (-10, -20),
     isolated: (-10, -10),
     rook_line: [(10, 5), (20, 10)],
+    square: SQUARES_2D,
 };
+
+/// The 8×8 piece-square corrections of [`Weights::square`] (the engine's): none yet.
+const SQUARES_2D: [[(i32, i32); SQUARE_SLOTS]; 9] = [[(0, 0); SQUARE_SLOTS]; 9];
 
 /// The largest evaluation either way, in centipawns: far above any real position's (a queen and a
 /// half's worth of mobility in 4D is a few thousand), far below the search's table wins and mates.
@@ -193,7 +227,7 @@ pub const MAX_EVAL: i32 = 20_000;
 
 /// Game phase weight by role: the phase is their sum over the board (at most 24 on 2D boards, 32 on
 /// others), 0 the endgame.
-const PHASE: [i32; 9] = [0, 4, 2, 1, 1, 1, 1, 0, 0];
+pub(crate) const PHASE: [i32; 9] = [0, 4, 2, 1, 1, 1, 1, 0, 0];
 
 /// The most own pieces in the king's zone that earn [`Weights::shelter`].
 pub const SHELTER_CAP: i32 = 8;
@@ -221,7 +255,9 @@ impl Weights {
     ///
     /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
     /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`,
-    /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`, `bishop_pair.mg`.
+    /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`, `bishop_pair.mg`,
+    /// and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
+    /// for its mirror too; a pawn's from the second rank to the seventh).
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
         // A pawn stands from its start row (step 0) to the row before its promotion (step side − 3).
@@ -279,6 +315,21 @@ impl Weights {
         }
         if exists(Role::Bishop.index()) {
             pair(&mut out, "bishop_pair".to_string(), &mut self.bishop_pair.0, &mut self.bishop_pair.1);
+        }
+        if has_squares(shape) {
+            for (i, table) in self.square.iter_mut().enumerate() {
+                if !exists(i) {
+                    continue;
+                }
+                for (slot, (m, e)) in table.iter_mut().enumerate() {
+                    let (file, rank) = (slot % 4, slot / 4);
+                    // A pawn never stands on the first or the last rank.
+                    if !(Role::ALL[i].is_pawn() && (rank == 0 || rank == 7)) {
+                        let square = format!("{}{}", char::from(b'a' + file as u8), rank + 1);
+                        pair(&mut out, format!("square.{}.{square}", name(i)), m, e);
+                    }
+                }
+            }
         }
         out
     }
@@ -556,6 +607,11 @@ impl Tables {
                     let steps = (c[axis] as usize).saturating_sub(2).min(7);
                     mg += w.advance[steps].0;
                     eg += w.advance[steps].1;
+                }
+                if has_squares(shape) {
+                    let (sm, se) = w.square[role.index()][square_slot(c[0] - 1, c[1] - 1)];
+                    mg += sm;
+                    eg += se;
                 }
                 psq[role.index() * cells + cell.index()] = (mg, eg);
             }
@@ -1589,6 +1645,59 @@ mod tests {
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 b - - 0 1").unwrap());
         assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
+    }
+
+    #[test]
+    fn square_corrections_count_on_8x8_only_and_keep_the_symmetry() {
+        // From none: the engine's corrections 0.
+        let none = Weights { square: [[(0, 0); SQUARE_SLOTS]; 9], ..Weights::of(2) };
+        let own = Evaluator::new(Shape::CHESS, &none);
+        let mut w = none;
+        // The knight on g1 from White's side, b1 its mirror; Black's on g8 and b8 by the reflection.
+        w.square[Role::Knight.index()][square_slot(6, 0)] = (40, 40);
+        let knight = Evaluator::new(Shape::CHESS, &w);
+        for (fen, change) in [
+            ("4k3/pppp4/8/8/8/8/PPPP4/4K1N1 w - - 0 1", 40),
+            ("4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1", 40),
+            ("4k1n1/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", -40),
+            ("1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", -40),
+            ("4k3/pppp4/8/8/8/8/PPPP4/2N1K3 w - - 0 1", 0),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(knight.evaluate_white(&pos), own.evaluate_white(&pos) + change, "{fen}");
+        }
+        // Every entry different: the evaluation stays exactly antisymmetric.
+        let mut w = none;
+        for (r, table) in w.square.iter_mut().enumerate() {
+            for (slot, entry) in table.iter_mut().enumerate() {
+                let x = (r * 37 + slot * 11) as i32 % 61 - 30;
+                *entry = (x, 2 * x - 7);
+            }
+        }
+        let all = Evaluator::new(Shape::CHESS, &w);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "8/5pk1/6p1/8/3P4/2K5/P7/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            assert_ne!(all.evaluate_white(&pos), own.evaluate_white(&pos), "{fen}");
+            assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{fen}");
+        }
+        // Elsewhere the table counts for nothing, and names nothing.
+        let mut w4 = Weights::of(4);
+        w4.square = w.square;
+        for pos in [start::tesseract(start::Army::Standard), start::raumschach()] {
+            let shape = pos.shape();
+            assert_eq!(Evaluator::new(shape, &w4).evaluate_white(&pos), evaluate_white(&pos));
+            assert!(!w4.named(shape).iter().any(|(n, _)| n.starts_with("square.")));
+        }
+        let mut names = Weights::of(2);
+        let names: Vec<String> = names.named(Shape::CHESS).into_iter().map(|(n, _)| n).collect();
+        assert!(names.iter().any(|n| n == "square.Knight.b1.mg") && names.iter().any(|n| n == "square.King.d8.eg"));
+        assert!(!names.iter().any(|n| n.starts_with("square.YPawn.a1") || n.starts_with("square.YPawn.d8")));
+        assert!(!names.iter().any(|n| n.starts_with("square.Knight.e")), "files e to h are a to d's mirrors");
     }
 
     #[test]

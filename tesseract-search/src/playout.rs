@@ -295,6 +295,7 @@ pub struct GameStats {
 pub struct Playout {
     policies: [Policy; 2],
     max_plies: usize,
+    random_plies: usize,
     searchers: [Option<Searcher>; 2],
 }
 
@@ -323,6 +324,7 @@ impl Playout {
         Ok(Playout {
             policies: [white, black],
             max_plies: Playout::DEFAULT_MAX_PLIES,
+            random_plies: 0,
             searchers: [searcher(white)?, searcher(black)?],
         })
     }
@@ -332,6 +334,15 @@ impl Playout {
     #[must_use]
     pub fn with_max_plies(mut self, max_plies: usize) -> Playout {
         self.max_plies = max_plies;
+        self
+    }
+
+    /// The same playout with its first `plies` plies uniformly random, whatever the policies (an
+    /// opening of the seed's, so that the engine's games from one start differ: its own moves vary little
+    /// with the seed). 0 by default.
+    #[must_use]
+    pub fn with_random_plies(mut self, plies: usize) -> Playout {
+        self.random_plies = plies;
         self
     }
 
@@ -375,7 +386,8 @@ impl Playout {
             branching += legal.len() as u64;
             max_branching = max_branching.max(legal.len());
             let side = game.position().turn().index();
-            let m = match self.policies[side] {
+            let policy = if game.moves().len() < self.random_plies { Policy::Random } else { self.policies[side] };
+            let m = match policy {
                 Policy::Random => legal[uniform_index(&mut rng, legal.len())],
                 policy => {
                     let searcher = self.searchers[side].as_mut().expect("an engine policy has a searcher");

@@ -142,9 +142,19 @@ pub trait Observer: Send + 'static {
 impl Observer for () {}
 
 /// What a search thread needs: the position and history, or a game and a tier.
+/// Boxed: the options hold an evaluation's weights (a few kilobytes), the game its history.
 enum Job {
-    Search { position: Position, history: Vec<u64>, limits: Limits, options: Options, observer: Box<dyn Observer> },
-    Tier { game: Game, tier: Tier },
+    Search(Box<SearchJob>),
+    Tier { game: Box<Game>, tier: Tier },
+}
+
+/// A [`Job::Search`].
+struct SearchJob {
+    position: Position,
+    history: Vec<u64>,
+    limits: Limits,
+    options: Options,
+    observer: Box<dyn Observer>,
 }
 
 struct Running {
@@ -278,13 +288,13 @@ impl Thinker {
         options: Options,
         observer: impl Observer,
     ) -> Result<(), ThinkError> {
-        self.spawn(Job::Search {
+        self.spawn(Job::Search(Box::new(SearchJob {
             position: position.clone(),
             history: history.to_vec(),
             limits,
             options,
             observer: Box::new(observer),
-        })
+        })))
     }
 
     /// Starts the move of `tier` in `game`, the one [`Game::think`] gives (the same move for the same
@@ -299,7 +309,7 @@ impl Thinker {
             self.failure = None;
             return Err(ThinkError::NoLegalMove);
         }
-        self.spawn(Job::Tier { game: game.clone(), tier })
+        self.spawn(Job::Tier { game: Box::new(game.clone()), tier })
     }
 
     fn spawn(&mut self, job: Job) -> Result<(), ThinkError> {
@@ -310,7 +320,7 @@ impl Thinker {
         // A lazy searcher is made at the size its search will use: a tier's own table size.
         let hash_mb = match &job {
             Job::Tier { game, tier } => tier.settings_on(game.position().shape()).hash_mb,
-            Job::Search { .. } => self.hash_mb,
+            Job::Search(_) => self.hash_mb,
         };
         let clear = std::mem::take(&mut self.clear_pending);
         // The searcher's stop flag, or the one the thread will give the searcher it makes.
@@ -337,7 +347,8 @@ impl Thinker {
                     searcher.clear();
                 }
                 let result = match job {
-                    Job::Search { position, history, limits, options, mut observer } => {
+                    Job::Search(job) => {
+                        let SearchJob { position, history, limits, options, mut observer } = *job;
                         let result = searcher.search(&position, &history, &limits, &options, |info| {
                             record(info);
                             if observer.iteration(info).is_break() {

@@ -7,6 +7,10 @@
 //! ([`Weights::named`], or those the caller picks) moved by steps while the error falls ([`tune`]). The
 //! pawn's value stays 100, the unit, which the scale then fits.
 //!
+//! The 8×8 piece-square corrections ([`Weights::square`], 368 parameters) are fitted together instead,
+//! by [`fit_squares`]: they enter the evaluation linearly, so each sample's terms are computed once and
+//! every step moves all of them.
+//!
 //! Only positions whose evaluation the endgame knowledge leaves whole are sampled (pawns on both sides),
 //! and none in check. The fit works in floating point, as a tool run offline; the weights it gives are
 //! integers, and the engine stays integer-only and deterministic. The `tune` example generates the samples
@@ -31,7 +35,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use crate::eval::{Evaluator, Weights};
+use crate::eval::{Evaluator, PHASE, SQUARE_SLOTS, Weights, has_squares, square_slot};
 use crate::game::Game;
 use tesseract_board::{Color, Position, Shape};
 use tesseract_movegen::Legal;
@@ -316,6 +320,151 @@ pub fn tune(
     Fit { weights, scale, error: best, passes }
 }
 
+/// The features of one sample for [`fit_squares`]: its evaluation under the start weights, its game
+/// phase as a fraction of the whole (1 the middlegame), and for each piece its entry of the piece-square
+/// tables (`role · SQUARE_SLOTS + slot`) with +1 for White and −1 for Black.
+struct SquareFeatures {
+    base: f64,
+    phase: f64,
+    entries: Vec<(u16, f64)>,
+}
+
+impl SquareFeatures {
+    fn of(sample: &Sample, evaluator: &Evaluator) -> SquareFeatures {
+        let pos = &sample.position;
+        let g = pos.geometry();
+        let mut phase = 0;
+        let mut entries = Vec::with_capacity(32);
+        for (cell, piece) in pos.pieces() {
+            let c = g.coords(cell);
+            let (file, rank) = (c[0] - 1, c[1] - 1);
+            let ri = piece.role.index();
+            phase += PHASE[ri];
+            let (slot, sign) = match piece.color {
+                Color::White => (square_slot(file, rank), 1.0),
+                Color::Black => (square_slot(7 - file, 7 - rank), -1.0),
+            };
+            entries.push(((ri * SQUARE_SLOTS + slot) as u16, sign));
+        }
+        SquareFeatures {
+            base: f64::from(evaluator.evaluate_white(pos)),
+            phase: f64::from(phase.min(24)) / 24.0,
+            entries,
+        }
+    }
+}
+
+/// What [`fit_squares`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SquaresFit {
+    /// The start weights with the fitted piece-square corrections, rounded to whole centipawns.
+    pub weights: Weights,
+    /// The error of the samples under the start weights and the scale.
+    pub error_before: f64,
+    /// The error under the fitted weights (evaluated by the engine's evaluation, as rounded) and the scale.
+    pub error: f64,
+}
+
+/// The 8×8 piece-square corrections ([`Weights::square`]) fitted to `samples` from `start`'s, by
+/// damped Gauss-Newton steps on the mean squared error of [`tune`] at the scale `k` (the corrections
+/// enter the evaluation linearly: each piece adds its entry, the middlegame one weighted by the phase and
+/// the endgame one by the rest). Every step moves all the entries at once, each by its gradient over its
+/// curvature; `ridge` pulls each entry toward its start (a penalty `ridge · change²` a sample), so that
+/// an entry few samples touch stays near it. `epochs` steps; `on_epoch` hears each with the error of the
+/// unrounded corrections. The other weights stay: their terms are the start's evaluation, computed once.
+///
+/// # Panics
+/// When a sample is not on the 8×8 board.
+pub fn fit_squares(
+    samples: &[Sample],
+    start: Weights,
+    k: f64,
+    ridge: f64,
+    epochs: usize,
+    mut on_epoch: impl FnMut(usize, f64),
+) -> SquaresFit {
+    let shape = Shape::CHESS;
+    assert!(samples.iter().all(|s| has_squares(s.position.shape())), "a sample not on the 8×8 board");
+    let evaluator = Evaluator::new(shape, &start);
+    let features: Vec<SquareFeatures> = samples.iter().map(|s| SquareFeatures::of(s, &evaluator)).collect();
+    let params = 9 * SQUARE_SLOTS * 2;
+    let slope = k * std::f64::consts::LN_10 / 400.0;
+    let n = samples.len().max(1) as f64;
+    // The expected score of each sample under a change of the entries ((middlegame, endgame) interleaved).
+    let expected_under = |f: &SquareFeatures, change: &[f64]| {
+        let e = f.base
+            + f.entries
+                .iter()
+                .map(|&(i, sign)| {
+                    let i = usize::from(i) * 2;
+                    sign * (f.phase * change[i] + (1.0 - f.phase) * change[i + 1])
+                })
+                .sum::<f64>();
+        1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+    };
+    let penalty = |change: &[f64]| ridge * change.iter().map(|c| c * c).sum::<f64>();
+    let mean_error = |change: &[f64]| {
+        features.iter().zip(samples).map(|(f, s)| (expected_under(f, change) - s.result).powi(2)).sum::<f64>() / n
+    };
+    let mut change = vec![0.0f64; params];
+    let mut step = 1.0f64;
+    for epoch in 1..=epochs {
+        let mut gradient = vec![0.0f64; params];
+        let mut curvature = vec![0.0f64; params];
+        let mut sum = 0.0;
+        for (f, s) in features.iter().zip(samples) {
+            let x = expected_under(f, &change);
+            let miss = x - s.result;
+            sum += miss * miss;
+            let d = x * (1.0 - x) * slope;
+            let (g, h) = (2.0 * miss * d, 2.0 * d * d);
+            for &(i, sign) in &f.entries {
+                let i = usize::from(i) * 2;
+                gradient[i] += g * sign * f.phase;
+                gradient[i + 1] += g * sign * (1.0 - f.phase);
+                curvature[i] += h * f.phase * f.phase;
+                curvature[i + 1] += h * (1.0 - f.phase) * (1.0 - f.phase);
+            }
+        }
+        on_epoch(epoch, sum / n);
+        // Each entry's Newton step alone; the entries move together, so the step along them all is cut
+        // by halves until the objective falls.
+        let direction: Vec<f64> = (0..params)
+            .map(|i| {
+                let h = curvature[i] / n + ridge;
+                if h > 0.0 { -(gradient[i] / n + ridge * change[i]) / h } else { 0.0 }
+            })
+            .collect();
+        let now = sum / n + penalty(&change);
+        step = (step * 2.0).min(1.0);
+        loop {
+            let tried: Vec<f64> = change.iter().zip(&direction).map(|(c, d)| c + step * d).collect();
+            if mean_error(&tried) + penalty(&tried) < now {
+                change = tried;
+                break;
+            }
+            step /= 2.0;
+            if step < 1e-6 {
+                break;
+            }
+        }
+    }
+    let mut weights = start;
+    for (role, table) in weights.square.iter_mut().enumerate() {
+        for (slot, (m, e)) in table.iter_mut().enumerate() {
+            let i = (role * SQUARE_SLOTS + slot) * 2;
+            let bounds = Weights::bounds("square");
+            *m = (*m + change[i].round() as i32).clamp(*bounds.start(), *bounds.end());
+            *e = (*e + change[i + 1].round() as i32).clamp(*bounds.start(), *bounds.end());
+        }
+    }
+    SquaresFit {
+        weights,
+        error_before: error(samples, &evaluator, k),
+        error: error(samples, &Evaluator::new(shape, &weights), k),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,6 +563,41 @@ mod tests {
         assert!(samples_of_game(&game, 0.5, game.moves().len(), 1).is_empty());
     }
 
+    /// Results made by a known piece-square correction: the fit from none finds it again, and the rounded
+    /// fit's error is the one reported.
+    #[test]
+    fn the_square_fit_recovers_the_correction_that_made_the_results() {
+        use crate::eval::{SQUARE_SLOTS, square_slot};
+        use crate::playout::{Playout, Policy};
+        let start = tesseract_board::start::chess();
+        // The engine's weights without their corrections, then one.
+        let none = Weights { square: [[(0, 0); SQUARE_SLOTS]; 9], ..Weights::of(2) };
+        let mut truth = none;
+        let knight = (Role::Knight.index(), square_slot(5, 2)); // f3 (and c3)
+        truth.square[knight.0][knight.1] = (60, 20);
+        let evaluator = Evaluator::new(Shape::CHESS, &truth);
+        let mut playout = Playout::new(Policy::Random, Policy::Random).with_max_plies(300);
+        let mut samples = Vec::new();
+        for seed in 0..200 {
+            let (game, _) = playout.play_game(&start, seed);
+            for s in samples_of_game(&game, 0.5, 0, 1) {
+                let result = expected(evaluator.evaluate_white(&s.position), 1.0);
+                samples.push(Sample { result, ..s });
+            }
+        }
+        assert!(samples.len() > 5_000, "{}", samples.len());
+        let fit = fit_squares(&samples, none, 1.0, 1e-9, 200, |_, _| {});
+        let (mg, eg) = fit.weights.square[knight.0][knight.1];
+        assert!((mg - 60).abs() <= 6 && (eg - 20).abs() <= 6, "{:?}", (mg, eg));
+        assert!(fit.error < fit.error_before / 4.0, "{} -> {}", fit.error_before, fit.error);
+        assert_eq!(fit.error, error(&samples, &Evaluator::new(Shape::CHESS, &fit.weights), 1.0));
+        // The rest stays near nothing; only the corrections moved.
+        let largest =
+            fit.weights.square.iter().flatten().enumerate().filter(|&(i, _)| i != knight.0 * SQUARE_SLOTS + knight.1);
+        assert!(largest.clone().all(|(_, &(m, e))| m.abs() <= 6 && e.abs() <= 6), "{:?}", largest.collect::<Vec<_>>());
+        assert_eq!(Weights { square: none.square, ..fit.weights }, none);
+    }
+
     #[test]
     fn samples_leave_out_checks_and_pawnless_sides() {
         assert!(Sample::of(&Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1").unwrap(), 1.0).is_some());
@@ -432,7 +616,8 @@ mod tests {
         // mobilities, 3 attacks, shelter, tempo.
         let line = Shape::new(1, 5).unwrap();
         let counts = [
-            (Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2 + 1 + 12),
+            // With the piece-square corrections on 8×8: 5 roles' 32 squares and the pawn's 24, twice.
+            (Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2 + 1 + 12 + 2 * (5 * 32 + 24)),
             (Shape::TESSERACT, 6 + 18 + 12 + 4 + 6 + 2 + 6 + 2 + 1 + 12),
             (line, 3 + 8 + 6 + 3 + 2),
         ];

@@ -155,6 +155,32 @@ fn engine_policies_play_deterministically() {
     }
 }
 
+/// Random opening plies: the first moves are those of random play from the same seed, then the engine's;
+/// the same seed gives the same game, and the engine's games from one start differ by more than it alone.
+#[test]
+fn random_plies_open_the_engines_games() {
+    let start = start::chess();
+    let engine = Policy::Nodes(200);
+    let play = |random: usize, seed: u64| {
+        Playout::new(engine, engine).with_max_plies(12).with_random_plies(random).play_game(&start, seed)
+    };
+    for seed in 0..4 {
+        let (game, stats) = play(4, seed);
+        check_consistent(&start, &game, &stats, 12);
+        let (random, _) = Playout::new(Policy::Random, Policy::Random).with_max_plies(4).play_game(&start, seed);
+        assert_eq!(&game.moves()[..4], random.moves(), "seed {seed}");
+        assert_eq!(play(4, seed).0.moves(), game.moves());
+        assert!(stats.engine_nodes > 0);
+    }
+    let openings = |random: usize| {
+        let mut firsts: Vec<_> = (0..8).map(|seed| play(random, seed).0.moves()[..4].to_vec()).collect();
+        firsts.sort_by_key(|m| format!("{m:?}"));
+        firsts.dedup();
+        firsts.len()
+    };
+    assert!(openings(4) > openings(0), "{} {}", openings(4), openings(0));
+}
+
 #[test]
 fn an_engine_mates_and_the_stats_say_so() {
     // White mates in one (Qh5-f7 style): the engine finds it, the game ends at once.
