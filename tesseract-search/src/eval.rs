@@ -8,7 +8,9 @@
 //!    walking its rays in the padded mailbox, minus half its average empty-board mobility, times a weight.
 //! 3. **Centrality**: `Σ min(c − 1, n − c)` over the axes of the cell (0 on a corner of the 5⁴ board, 8 in
 //!    its centre; 0 to 6 on 8×8), times a weight per piece. The king is pushed to the edge in the
-//!    middlegame and drawn to the centre in the endgame.
+//!    middlegame and drawn to the centre in the endgame. On 8×8 boards a correction by role and square
+//!    ([`Weights::square`], fitted by the tuner) is added, in the same tables: development, the castled
+//!    king and rook, the knight's outposts.
 //! 4. **Pawn advancement** along the pawn's own axis (y for Y-pawns and 2D pawns, w for W-pawns), rising
 //!    steeply near the promotion cell, more in the endgame.
 //! 5. **King safety**: every cell a knight or slider attacks in the enemy king's zone (the cells one king
@@ -218,8 +220,81 @@ const WEIGHTS_2D: Weights = Weights {
     square: SQUARES_2D,
 };
 
-/// The 8×8 piece-square corrections of [`Weights::square`] (the engine's): none yet.
-const SQUARES_2D: [[(i32, i32); SQUARE_SLOTS]; 9] = [[(0, 0); SQUARE_SLOTS]; 9];
+/// The 8×8 piece-square corrections of [`Weights::square`] (the engine's): fitted by the `tune` example
+/// (`--squares --ridge 3e-7 --epochs 150`) to the samples of `scripts/tune_samples.sh` (tesseract-search's
+/// README, "Piece-square corrections (2D), fitted and measured").
+#[rustfmt::skip]
+const SQUARES_2D: [[(i32, i32); SQUARE_SLOTS]; 9] = [
+    // King: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (4, 1), (9, 1), (0, -3), (-8, -7),
+        (2, 1), (4, 2), (-1, -1), (-5, -2),
+        (0, 0), (0, 0), (0, 0), (-1, -1),
+        (0, 0), (0, 1), (-1, -2), (0, 1),
+        (0, 0), (0, 1), (0, 2), (0, 1),
+        (0, 1), (0, 2), (0, 1), (0, 1),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+    ],
+    // Queen: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (0, 0), (0, 0), (-3, -1), (-6, -2),
+        (1, 0), (-3, -1), (2, 0), (-1, -1),
+        (-2, 0), (-2, 0), (1, 0), (3, 0),
+        (0, 0), (1, 0), (0, 0), (0, 0),
+        (0, 0), (1, 0), (1, 0), (1, 1),
+        (0, 0), (2, 1), (2, 1), (1, 0),
+        (0, 0), (1, 1), (1, 0), (0, 0),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+    ],
+    // Rook: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (-7, -5), (0, -1), (12, 2), (-2, -3),
+        (-5, -2), (-1, 0), (0, -1), (-1, 0),
+        (-3, -3), (-2, 0), (0, 0), (-3, -2),
+        (0, 0), (1, 1), (0, 1), (-1, -1),
+        (0, 1), (1, 1), (1, 1), (2, 2),
+        (2, 1), (1, 2), (2, 2), (0, 1),
+        (1, 3), (1, 2), (2, 2), (0, 0),
+        (1, 1), (0, 1), (0, 0), (0, 0),
+    ],
+    // Bishop: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (-2, -4), (2, 0), (-10, -4), (0, -2),
+        (2, 0), (6, 2), (0, 0), (0, 1),
+        (-1, 0), (2, 0), (3, 0), (3, 1),
+        (0, 0), (1, 1), (3, 2), (6, 2),
+        (-1, 0), (3, 0), (2, 2), (4, 4),
+        (0, 0), (-1, 0), (1, 0), (1, 0),
+        (1, 0), (1, 0), (0, 0), (0, 0),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+    ],
+    // Knight: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (-1, -1), (-1, -1), (-4, -1), (-5, -2),
+        (-1, -1), (-1, -1), (-2, -3), (-7, -3),
+        (-1, -1), (-1, -1), (-5, -3), (-1, -2),
+        (0, -1), (0, -1), (2, -1), (-2, -1),
+        (-1, 0), (1, 1), (7, 1), (7, 2),
+        (-1, -1), (0, -1), (2, 1), (1, 0),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+    ],
+    [(0, 0); SQUARE_SLOTS], // Unicorn
+    [(0, 0); SQUARE_SLOTS], // Dragon
+    // YPawn: ranks 1 to 8, files a to d (e to h their mirrors).
+    [
+        (0, 0), (0, 0), (0, 0), (0, 0),
+        (5, 0), (3, 2), (0, 7), (2, 6),
+        (4, 0), (3, 8), (0, 0), (-4, 5),
+        (-3, 1), (-5, -3), (-4, -3), (-2, -5),
+        (-7, 3), (-2, 0), (-2, -1), (-1, -11),
+        (-4, 1), (2, 2), (-1, 0), (1, 0),
+        (1, 1), (1, 2), (0, -1), (0, 1),
+        (0, 0), (0, 0), (0, 0), (0, 0),
+    ],
+    [(0, 0); SQUARE_SLOTS], // WPawn
+];
 
 /// The largest evaluation either way, in centipawns: far above any real position's (a queen and a
 /// half's worth of mobility in 4D is a few thousand), far below the search's table wins and mates.
