@@ -197,8 +197,9 @@ fn the_weights_files_of_the_readme_fit_the_5x5x5x5_board() {
         }
         assert_eq!(Weights { passed: own.passed, ..w }, own, "{name}");
     }
-    // The 8×8 pawn structure tried on 5⁴, whole and the protected pawn alone.
-    let two_d = Weights::of(2);
+    // The 8×8 pawn structure tried on 5⁴, whole and the protected pawn alone, at the 8×8 weights of then
+    // (before they were fitted again).
+    let two_d = readme_weights(Shape::CHESS, "2d-before-refit.txt");
     assert_eq!(read("4d-protected.txt"), Weights { protected: two_d.protected, ..own });
     assert_eq!(read("4d-structure.txt"), with_structure_of(own, &two_d, |p| p));
 }
@@ -210,21 +211,25 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     let read = |name: &str| readme_weights(Shape::CHESS, name);
     let own = Weights::of(2);
     let classic = [0, 900, 500, 330, 320, 0, 0, 100, 0];
-    // No piece-square corrections: the evaluation before they were fitted, and 0046c87's.
-    let no_squares = Weights { square: [[(0, 0); tesseract::search::eval::SQUARE_SLOTS]; 9], ..own };
-    assert_ne!(no_squares, own);
+    // The engine before its other weights were fitted again: the piece-square corrections its own.
+    let old = read("2d-before-refit.txt");
+    assert_ne!(old, own);
+    assert_eq!(Weights { square: own.square, ..old }, old);
+    // No piece-square corrections: the evaluation before they were fitted (3a6dfd0's), and the files
+    // measured with it or before, written out whole.
+    let no_squares = Weights { square: [[(0, 0); tesseract::search::eval::SQUARE_SLOTS]; 9], ..old };
     assert_eq!(read("2d-no-squares.txt"), no_squares);
     assert_eq!(read("2d-values-classic.txt"), Weights { values: classic, ..no_squares });
     assert_eq!(
         read("2d-eval-0046c87.txt"),
-        with_structure_of(Weights { values: classic, ..no_squares }, &own, |_| (0, 0))
+        with_structure_of(Weights { values: classic, ..no_squares }, &old, |_| (0, 0))
     );
-    let double = with_structure_of(own, &own, |(m, e)| (2 * m, 2 * e));
+    let double = with_structure_of(no_squares, &old, |(m, e)| (2 * m, 2 * e));
     assert_eq!(read("2d-structure-double.txt"), double);
-    // King activity: the king's endgame centrality at twice and three times the engine's.
+    // King activity: the king's endgame centrality at twice and three times the engine's of then.
     for (name, times) in [("2d-king-20.txt", 2), ("2d-king-30.txt", 3)] {
-        let mut centre = own.centre;
+        let mut centre = old.centre;
         centre[tesseract::board::Role::King.index()].1 *= times;
-        assert_eq!(read(name), Weights { centre, ..own }, "{name}");
+        assert_eq!(read(name), Weights { centre, ..no_squares }, "{name}");
     }
 }

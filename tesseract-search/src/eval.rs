@@ -44,10 +44,12 @@
 //! # Material
 //!
 //! Classic chess has the values fitted by the tuner (`tune`) to the results of the engine's games, with the
-//! pawn as the unit: pawn 100, knight 470, bishop 485, rook 805, queen 1585 (the classic 320, 330, 500
-//! and 900 until they played better in matches; tesseract-search's README, "Pawn structure and the
-//! fitted values (2D), measured"). A pawn also earns its advance (up to 70 more in the middlegame and 120 in the endgame on the
-//! seventh rank) and, when passed, the passed-pawn terms.
+//! pawn as the unit: pawn 100, knight 455, bishop 485, rook 820, queen 1605 (the classic 320, 330, 500
+//! and 900 until fitted values played better in matches: 470, 485, 805 and 1585 fitted alone, then these
+//! with every other weight; tesseract-search's README, "Pawn structure and the fitted values (2D),
+//! measured" and "The other 8×8 weights, fitted again"). A pawn also earns its advance (up to 208 more in
+//! the middlegame and 138 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
+//! piece-square corrections then add a middlegame and an endgame value by square.
 //!
 //! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
 //! constants divided by 625 cells): rook 16.0, bishop 28.8, unicorn 25.6, dragon 9.06, knight 23.0,
@@ -86,7 +88,7 @@ use tesseract_board::{Cell, Color, Position, Role, Shape};
 pub const VALUES_4D: [i32; 9] = [0, 1210, 325, 455, 425, 460, 170, 100, 100];
 
 /// Piece values in centipawns in classic chess and Chess960, indexed by [`Role::index`].
-pub const VALUES_2D: [i32; 9] = [0, 1585, 805, 485, 470, 0, 0, 100, 0];
+pub const VALUES_2D: [i32; 9] = [0, 1605, 820, 485, 455, 0, 0, 100, 0];
 
 /// The value of a piece in centipawns on a board of `dims` axes.
 ///
@@ -94,7 +96,7 @@ pub const VALUES_2D: [i32; 9] = [0, 1585, 805, 485, 470, 0, 0, 100, 0];
 /// ```
 /// use tesseract_board::Role;
 /// use tesseract_search::eval::piece_value;
-/// assert_eq!(piece_value(2, Role::Rook), 805);
+/// assert_eq!(piece_value(2, Role::Rook), 820);
 /// assert_eq!(piece_value(4, Role::Queen), 1210);
 /// ```
 pub fn piece_value(dims: usize, role: Role) -> i32 {
@@ -202,21 +204,23 @@ const WEIGHTS_4D: Weights = Weights {
 
 const WEIGHTS_2D: Weights = Weights {
     values: VALUES_2D,
-    //        K         Q       R       B       N       U       D       P       -
-    centre: [(-10, 10), (1, 3), (1, 1), (3, 2), (8, 4), (0, 0), (0, 0), (4, 0), (0, 0)],
-    mobility: [(0, 0), (1, 2), (2, 4), (4, 4), (4, 4), (0, 0), (0, 0), (0, 0), (0, 0)],
-    advance: [(0, 0), (5, 10), (10, 20), (20, 40), (40, 70), (70, 120), (90, 160), (110, 200)],
-    attack: [0, 4, 3, 2, 2, 0, 0, 0, 0],
+    // Fitted by the tuner (all but the pawn's value, 4 passes) on top of the piece-square corrections:
+    // tesseract-search's README, "The other 8×8 weights, fitted again".
+    //        K         Q        R        B        N        U       D       P       -
+    centre: [(-33, 17), (-3, 8), (-6, 9), (2, 4), (13, 3), (0, 0), (0, 0), (1, 2), (0, 0)],
+    mobility: [(0, 0), (4, 17), (4, 10), (10, 14), (5, 10), (0, 0), (0, 0), (0, 0), (0, 0)],
+    advance: [(0, 0), (11, 17), (14, 16), (14, 29), (-3, 98), (208, 138), (90, 160), (110, 200)],
+    attack: [0, 28, 15, 13, 16, 0, 0, 0, 0],
     shelter: 6,
-    tempo: TEMPO,
-    passed: [(5, 10), (5, 15), (10, 25), (20, 45), (40, 80), (60, 120), (80, 160), (100, 200)],
-    passed_king: (5, 2),
-    unstoppable: 500,
-    bishop_pair: (30, 50),
-    protected: (8, 8),
-    doubled: (-10, -20),
-    isolated: (-10, -10),
-    rook_line: [(10, 5), (20, 10)],
+    tempo: 5,
+    passed: [(0, 39), (6, 17), (-6, 65), (5, 109), (68, 114), (80, 142), (80, 160), (100, 200)],
+    passed_king: (12, 5),
+    unstoppable: 318,
+    bishop_pair: (63, 51),
+    protected: (1, 9),
+    doubled: (1, -9),
+    isolated: (-12, -23),
+    rook_line: [(22, 26), (53, 23)],
     square: SQUARES_2D,
 };
 
@@ -316,7 +320,7 @@ impl Weights {
     /// ```
     /// use tesseract_board::Role;
     /// use tesseract_search::eval::Weights;
-    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 805);
+    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 820);
     /// ```
     pub fn of(dims: usize) -> Weights {
         if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
@@ -431,7 +435,7 @@ impl Weights {
     /// use tesseract_board::Shape;
     /// use tesseract_search::eval::Weights;
     /// let text = Weights::of(2).to_text(Shape::CHESS);
-    /// assert!(text.starts_with("value.Queen 1585\nvalue.Rook 805\n"));
+    /// assert!(text.starts_with("value.Queen 1605\nvalue.Rook 820\n"));
     /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
     /// ```
     pub fn to_text(&self, shape: Shape) -> String {
@@ -1489,7 +1493,7 @@ mod tests {
     #[test]
     fn starts_are_balanced() {
         for pos in [start::tesseract(start::Army::Standard), start::chess(), start::chess960(0).unwrap()] {
-            assert_eq!(evaluate_white(&pos), TEMPO, "{}", pos.fen());
+            assert_eq!(evaluate_white(&pos), Weights::of(pos.geometry().dims()).tempo, "{}", pos.fen());
         }
     }
 
@@ -1501,12 +1505,17 @@ mod tests {
         assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos));
     }
 
-    /// The passed-pawn terms of `fen` alone, as (mg, eg) for White and for Black.
+    /// The passed-pawn terms of `fen` alone, as (mg, eg) for White and for Black, under the engine's
+    /// 8×8 weights with the passed-pawn weights of these sums: (5, 10), (5, 15), (10, 25), (20, 45)
+    /// for the steps 0 to 3, the king distances (5, 2).
     fn passed_terms(fen: &str) -> ([i32; 2], [i32; 2]) {
         let pos = Position::from_fen(fen).unwrap();
         let kings = [pos.king_padded(Color::White), pos.king_padded(Color::Black)];
         let (mut mg, mut eg) = ([0; 2], [0; 2]);
-        passed_pawns(Tables::of(pos.shape()), &pos, kings, &mut mg, &mut eg);
+        let mut w = Weights::of(2);
+        w.passed[..4].copy_from_slice(&[(5, 10), (5, 15), (10, 25), (20, 45)]);
+        w.passed_king = (5, 2);
+        passed_pawns(&Tables::build(pos.shape(), &w), &pos, kings, &mut mg, &mut eg);
         (mg, eg)
     }
 
@@ -1535,11 +1544,14 @@ mod tests {
 
     #[test]
     fn pawn_structure_by_hand() {
-        let w = Weights::of(2);
-        assert_eq!(
-            (w.protected, w.doubled, w.isolated, w.rook_line),
-            ((8, 8), (-10, -20), (-10, -10), [(10, 5), (20, 10)])
-        );
+        // The weights of these sums (the engine's of before the 8×8 refit).
+        let w = Weights {
+            protected: (8, 8),
+            doubled: (-10, -20),
+            isolated: (-10, -10),
+            rook_line: [(10, 5), (20, 10)],
+            ..Weights::of(2)
+        };
         let terms = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let terms = structure_terms(&pos, &w);
@@ -1708,18 +1720,18 @@ mod tests {
         // the tempo bonus twice and the unstoppable bonus (no pieces: the endgame weight is whole).
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
+        assert_eq!(white - black, 2 * WEIGHTS_2D.tempo + WEIGHTS_2D.unstoppable);
         // On a board of side 3 a pawn on its start rank has no double step: a2 needs one move, and the
         // black king on c3 is two from a3, so the bonus goes with White to move only (a double step
         // counted there would give it both ways).
         let white = evaluate_white(&Position::from_fen("2k/P2/K2 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("2k/P2/K2 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
+        assert_eq!(white - black, 2 * WEIGHTS_2D.tempo + WEIGHTS_2D.unstoppable);
         // A pawn of its own ahead takes the bonus away: a2 has none, a3 (five moves, one step from
         // the start) has it with White to move only.
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * TEMPO + WEIGHTS_2D.unstoppable);
+        assert_eq!(white - black, 2 * WEIGHTS_2D.tempo + WEIGHTS_2D.unstoppable);
     }
 
     #[test]
