@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The samples of the 8×8 piece-square fit (tesseract-search README, "Piece-square corrections (2D)"):
 # seeded engine games at 3,000 nodes a move after 6 random plies, every quiet position from ply 10 on.
-# Same output on every machine, whatever THREADS.
+# Same output on every machine, whatever THREADS; the games are the engine's of the commit run (the
+# engine's fit was made on those of commit de9c86c).
 #
 #   bash scripts/tune_samples.sh OUT_DIR [THREADS]
 #
@@ -12,6 +13,8 @@ set -euo pipefail
 out=${1:?usage: tune_samples.sh OUT_DIR [THREADS]}
 threads=${2:-2}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.."
 cargo build --release -p tesseract-search --example tune
 tune=target/release/examples/tune
 run() { # start, games, seed, file

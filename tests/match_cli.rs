@@ -211,10 +211,10 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     let read = |name: &str| readme_weights(Shape::CHESS, name);
     let own = Weights::of(2);
     let classic = [0, 900, 500, 330, 320, 0, 0, 100, 0];
-    // The engine before its other weights were fitted again: the piece-square corrections its own.
+    // The engine before its other weights were fitted again (4ed040d's), with its piece-square corrections.
     let old = read("2d-before-refit.txt");
     assert_ne!(old, own);
-    assert_eq!(Weights { square: own.square, ..old }, old);
+    assert_ne!(old.square, [[(0, 0); tesseract::search::eval::SQUARE_SLOTS]; 9]);
     // No piece-square corrections: the evaluation before they were fitted (3a6dfd0's), and the files
     // measured with it or before, written out whole.
     let no_squares = Weights { square: [[(0, 0); tesseract::search::eval::SQUARE_SLOTS]; 9], ..old };

@@ -227,5 +227,18 @@ fn squares_are_fitted_checked_and_written() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(says) && out.stdout.is_empty() && !stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+    // A file read is not written over: the run is refused and the file kept.
+    let s = samples.to_str().unwrap();
+    for (flag, other) in [("--samples", "--write-weights"), ("--check", "--write-samples")] {
+        let args = match flag {
+            "--samples" => vec!["--start", "classic", "--samples", s, "--squares", other, s],
+            _ => vec!["--start", "classic", "--games", "1", flag, s, other, s],
+        };
+        let out = tune(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("the file {flag} reads")), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&samples).unwrap(), text);
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

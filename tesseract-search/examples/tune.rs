@@ -9,7 +9,8 @@
 //!
 //! `--only value` fits the pieces' values alone (the names are `Weights::named`'s; a parameter is fitted
 //! when its name starts with one of the comma-separated prefixes), `--only value,mobility` the values and
-//! the mobility weights; without it, every weight that counts on the board.
+//! the mobility weights; without it, every weight that counts on the board but the piece-square corrections
+//! (`square.`, fitted by `--squares`, or one step at a time with `--only square`).
 //!
 //! Samples are quiet positions (neither reached by a capture nor left by one; a promotion counts as quiet)
 //! after the first `--skip` plies, one every `--every` plies, with pawns on both sides and no check
@@ -92,8 +93,8 @@ struct Args {
     passes: usize,
     /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
     /// `centre`, `mobility`, `advance`, `attack`, `shelter`, `tempo`, `passed`, `unstoppable`, `protected`,
-    /// `doubled`, `isolated`, `rook_`, `bishop_pair`, or a whole name such as `mobility.Rook.eg`); all of
-    /// them by default.
+    /// `doubled`, `isolated`, `rook_`, `bishop_pair`, on 8×8 `square`, or a whole name such as
+    /// `mobility.Rook.eg`); by default all of them but `square` (which `--squares` fits).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Write the samples to this file (one a line: the result for White and the position's text).
@@ -187,7 +188,12 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
             }
         }
     };
-    let picked = |name: &str| args.only.is_empty() || args.only.iter().any(|p| name.starts_with(p.as_str()));
+    // Without `--only`, every weight but the piece-square corrections, which `--squares` fits (or
+    // `--only square`, one step at a time).
+    let picked = |name: &str| match args.only.is_empty() {
+        true => !name.starts_with("square."),
+        false => args.only.iter().any(|p| name.starts_with(p.as_str())),
+    };
     let names: Vec<String> = engine.clone().named(start.shape()).into_iter().map(|(n, _)| n).collect();
     // Every prefix must name something: a typo would otherwise leave its parameters out unseen.
     if let Some(prefix) = args.only.iter().find(|p| p.is_empty() || !names.iter().any(|n| n.starts_with(p.as_str()))) {
@@ -200,8 +206,20 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<ExitCode> {
     }
     // The files to write are made, and the samples to check read, before the games are played, so that
     // a path that cannot be one (a missing folder, a folder, a block device) is told at once.
+    let inputs = [("--samples", &args.samples), ("--check", &args.check), ("--weights", &args.weights)];
+    let outputs = [("--write-samples", &args.write_samples), ("--write-weights", &args.write_weights)];
+    for (flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let same = |other: &PathBuf| {
+            std::fs::canonicalize(path).is_ok_and(|a| std::fs::canonicalize(other).is_ok_and(|b| a == b))
+        };
+        if let Some((input, _)) = inputs.iter().find(|(_, other)| other.as_ref().is_some_and(same)) {
+            eprintln!("tune: {flag} {}: the file {input} reads; writing would empty it", path.display());
+            return Ok(ExitCode::from(2));
+        }
+    }
     let mut files = Vec::new();
-    for (flag, path) in [("--write-samples", &args.write_samples), ("--write-weights", &args.write_weights)] {
+    for (flag, path) in outputs {
         match path.as_ref().map(|p| output_file(p)) {
             Some(Ok(file)) => files.push(Some(BufWriter::new(file))),
             Some(Err(e)) => {

@@ -14,7 +14,8 @@
 //! 4. **Pawn advancement** along the pawn's own axis (y for Y-pawns and 2D pawns, w for W-pawns), rising
 //!    steeply near the promotion cell, more in the endgame.
 //! 5. **King safety**: every cell a knight or slider attacks in the enemy king's zone (the cells one king
-//!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (queen 4, rook 3, others 2); the king's
+//!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (in 4D queen 4, rook 3, others 2; on
+//!    8×8, fitted, queen 28, rook 15, bishop 13, knight 16); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
 //! 6. **Passed pawns**: a pawn that no enemy pawn can block or capture on its way to promotion earns a
@@ -152,8 +153,10 @@ pub struct Weights {
     /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
     /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
     /// ([`square_slot`]: from White's side, the files folded so that a and h share an entry, b and g, c
-    /// and f, d and e), and read through the point reflection σ for Black, so the table is the same from
-    /// either side and the evaluation stays antisymmetric. Unused on other boards.
+    /// and f, d and e), and read through the point reflection σ for Black, as every table is (so the
+    /// evaluation stays antisymmetric under σ). The folding makes Black's g8 mean what White's g1 does
+    /// (σ alone would read it as b1): the board's left and right are alike, and the starts score level.
+    /// Unused on other boards.
     pub square: [[(i32, i32); SQUARE_SLOTS]; 9],
 }
 
@@ -164,6 +167,9 @@ pub const SQUARE_SLOTS: usize = 32;
 /// `rank · 4 + min(file, 7 − file)`. A black piece's entry is that of its point reflection, (7 − file, 7 −
 /// rank).
 ///
+/// # Panics
+/// When `file` or `rank` is 8 or more (in a debug build; the slot is meaningless otherwise).
+///
 /// ```
 /// use tesseract_search::eval::square_slot;
 /// assert_eq!(square_slot(0, 0), 0); // a1
@@ -171,6 +177,7 @@ pub const SQUARE_SLOTS: usize = 32;
 /// assert_eq!(square_slot(4, 3), 15); // e4, as d4
 /// ```
 pub const fn square_slot(file: u8, rank: u8) -> usize {
+    debug_assert!(file < 8 && rank < 8, "a square of the 8×8 board");
     let folded = if file < 4 { file } else { 7 - file };
     rank as usize * 4 + folded as usize
 }
@@ -310,7 +317,8 @@ pub(crate) const PHASE: [i32; 9] = [0, 4, 2, 1, 1, 1, 1, 0, 0];
 
 /// The most own pieces in the king's zone that earn [`Weights::shelter`].
 pub const SHELTER_CAP: i32 = 8;
-/// The side to move's bonus under the engine's weights.
+/// The side to move's bonus under the engine's weights of boards of three and more axes (8×8 has its
+/// own, fitted: `WEIGHTS_2D.tempo`).
 const TEMPO: i32 = 12;
 
 impl Weights {
