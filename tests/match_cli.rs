@@ -211,6 +211,30 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     let read = |name: &str| readme_weights(Shape::CHESS, name);
     let own = Weights::of(2);
     let classic = [0, 900, 500, 330, 320, 0, 0, 100, 0];
+    // The engine before the threat terms (8d363eb's): the engine's piece-square corrections, no threats.
+    let no_threats = |w: Weights| Weights { threat_pawn: [(0, 0); 9], threat_piece: [(0, 0); 9], ..w };
+    let before_threats = read("2d-before-threats.txt");
+    assert_eq!(before_threats, no_threats(before_threats));
+    assert_eq!(before_threats.square, own.square);
+    assert_ne!(before_threats, no_threats(own));
+    // The threat fit's start: those weights, the threats guessed.
+    let guessed = read("2d-threats-start.txt");
+    assert_eq!(no_threats(guessed), before_threats);
+    assert_ne!(guessed, before_threats);
+    // Every 8×8 file is written out whole: each weight of the board named once, so that a change of the
+    // engine's weights changes none of them.
+    let names = Weights::of(2).named(Shape::CHESS).len();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        if !file.starts_with("2d-") || file == "2d-threats-start.txt" {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+        let lines = text.lines().filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty()).count();
+        assert_eq!(lines, names, "{file}");
+        assert_eq!(read(&file), no_threats(read(&file)), "{file}: no threats before them");
+    }
     // The engine before its other weights were fitted again (4ed040d's), with its piece-square corrections.
     let old = read("2d-before-refit.txt");
     assert_ne!(old, own);

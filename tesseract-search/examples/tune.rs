@@ -93,7 +93,7 @@ struct Args {
     passes: usize,
     /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
     /// `centre`, `mobility`, `advance`, `attack`, `shelter`, `tempo`, `passed`, `unstoppable`, `protected`,
-    /// `doubled`, `isolated`, `rook_`, `bishop_pair`, on 8×8 `square`, or a whole name such as
+    /// `doubled`, `isolated`, `rook_`, `threat_`, `bishop_pair`, on 8×8 `square`, or a whole name such as
     /// `mobility.Rook.eg`); by default all of them but `square` (which `--squares` fits).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,

@@ -1,6 +1,6 @@
 //! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
-//! The score is the sum, for White minus for Black, of seven terms, each with a middlegame and an endgame
+//! The score is the sum, for White minus for Black, of eight terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
 //!
 //! 1. **Material** ([`piece_value`]); see the table and its derivation below.
@@ -32,6 +32,10 @@
 //!    pair. On 8×8 these are the classic protected, doubled and isolated pawns, the rook on a semi-open
 //!    or open file and the bishop pair, weighted on every board of two axes (the weights of chess); on
 //!    boards of three and more axes their weights are 0 (tried on 5⁴, not adopted).
+//! 8. **Threats**: a piece (not a king or pawn) that an enemy pawn attacks earns the pawn's side a bonus
+//!    by the piece's role ([`Weights::threat_pawn`]), and one that an enemy knight or slider worth less
+//!    attacks earns the attacker's side one for each such attacker ([`Weights::threat_piece`]), found on
+//!    the mobility term's walk. Fitted on 8×8; 0 on boards of three and more axes (not tried there).
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -45,11 +49,11 @@
 //! # Material
 //!
 //! Classic chess has the values fitted by the tuner (`tune`) to the results of the engine's games, with the
-//! pawn as the unit: pawn 100, knight 455, bishop 485, rook 820, queen 1605 (the classic 320, 330, 500
+//! pawn as the unit: pawn 100, knight 455, bishop 485, rook 820, queen 1610 (the classic 320, 330, 500
 //! and 900 until fitted values played better in matches: 470, 485, 805 and 1585 fitted alone, then these
 //! with every other weight; tesseract-search's README, "Pawn structure and the fitted values (2D),
-//! measured" and "The other 8×8 weights, fitted again"). A pawn also earns its advance (up to 208 more in
-//! the middlegame and 138 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
+//! measured" and "The other 8×8 weights, fitted again"). A pawn also earns its advance (up to 192 more in
+//! the middlegame and 131 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
 //! piece-square corrections then add a middlegame and an endgame value by square.
 //!
 //! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
@@ -89,7 +93,7 @@ use tesseract_board::{Cell, Color, Position, Role, Shape};
 pub const VALUES_4D: [i32; 9] = [0, 1210, 325, 455, 425, 460, 170, 100, 100];
 
 /// Piece values in centipawns in classic chess and Chess960, indexed by [`Role::index`].
-pub const VALUES_2D: [i32; 9] = [0, 1605, 820, 485, 455, 0, 0, 100, 0];
+pub const VALUES_2D: [i32; 9] = [0, 1610, 820, 485, 455, 0, 0, 100, 0];
 
 /// The value of a piece in centipawns on a board of `dims` axes.
 ///
@@ -104,7 +108,7 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// The weights of the evaluation's terms: the integers the [module](self)'s seven terms multiply by, for one
+/// The weights of the evaluation's terms: the integers the [module](self)'s eight terms multiply by, for one
 /// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
@@ -150,6 +154,11 @@ pub struct Weights {
     /// Per rook and line through it along a pawn's axis (on 8×8 its file) with no own pawn on it: `[0]`
     /// when an enemy pawn stands there (semi-open), `[1]` when no pawn does (open).
     pub rook_line: [(i32, i32); 2],
+    /// Per piece of the role (not a king or pawn) that an enemy pawn attacks: the attacking side's bonus.
+    pub threat_pawn: [(i32, i32); 9],
+    /// Per piece of the role that an enemy knight or slider worth less ([`Weights::values`]) attacks, each
+    /// attacker counted: the attacking side's bonus.
+    pub threat_piece: [(i32, i32); 9],
     /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
     /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
     /// ([`square_slot`]: from White's side, the files folded so that a and h share an entry, b and g, c
@@ -206,28 +215,32 @@ const WEIGHTS_4D: Weights = Weights {
     doubled: (0, 0),
     isolated: (0, 0),
     rook_line: [(0, 0), (0, 0)],
+    threat_pawn: [(0, 0); 9],
+    threat_piece: [(0, 0); 9],
     square: [[(0, 0); SQUARE_SLOTS]; 9],
 };
 
 const WEIGHTS_2D: Weights = Weights {
     values: VALUES_2D,
-    // Fitted by the tuner (all but the pawn's value, 4 passes) on top of the piece-square corrections:
-    // tesseract-search's README, "The other 8×8 weights, fitted again".
+    // Fitted by the tuner (all but the pawn's value and the piece-square corrections, 3 passes) with the
+    // threat terms: tesseract-search's README, "Threats (2D), fitted and measured".
     //        K         Q        R        B        N        U       D       P       -
-    centre: [(-33, 17), (-3, 8), (-6, 9), (2, 4), (13, 3), (0, 0), (0, 0), (1, 2), (0, 0)],
-    mobility: [(0, 0), (4, 17), (4, 10), (10, 14), (5, 10), (0, 0), (0, 0), (0, 0), (0, 0)],
-    advance: [(0, 0), (11, 17), (14, 16), (14, 29), (-3, 98), (208, 138), (90, 160), (110, 200)],
-    attack: [0, 28, 15, 13, 16, 0, 0, 0, 0],
+    centre: [(-33, 18), (-2, 6), (-4, 10), (2, 3), (15, 1), (0, 0), (0, 0), (1, 1), (0, 0)],
+    mobility: [(0, 0), (4, 19), (4, 10), (10, 14), (4, 11), (0, 0), (0, 0), (0, 0), (0, 0)],
+    advance: [(0, 0), (11, 14), (14, 16), (14, 29), (-5, 97), (192, 131), (90, 160), (110, 200)],
+    attack: [0, 28, 15, 13, 15, 0, 0, 0, 0],
     shelter: 6,
-    tempo: 5,
-    passed: [(0, 39), (6, 17), (-6, 65), (5, 109), (68, 114), (80, 142), (80, 160), (100, 200)],
+    tempo: 12,
+    passed: [(-1, 44), (7, 20), (-14, 66), (-2, 112), (68, 115), (81, 142), (80, 160), (100, 200)],
     passed_king: (12, 5),
-    unstoppable: 318,
-    bishop_pair: (63, 51),
-    protected: (1, 9),
-    doubled: (1, -9),
-    isolated: (-12, -23),
-    rook_line: [(22, 26), (53, 23)],
+    unstoppable: 311,
+    bishop_pair: (67, 51),
+    protected: (2, 10),
+    doubled: (0, -4),
+    isolated: (-10, -24),
+    rook_line: [(20, 28), (51, 23)],
+    threat_pawn: [(0, 0), (49, 45), (47, 50), (52, 49), (80, 36), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_piece: [(0, 0), (80, 32), (101, 47), (45, 53), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     square: SQUARES_2D,
 };
 
@@ -342,7 +355,8 @@ impl Weights {
     ///
     /// Names: `value.Rook`, `centre.Knight.mg`, `mobility.Queen.eg`, `advance.3.mg`, `attack.Rook`,
     /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`,
-    /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`, `bishop_pair.mg`,
+    /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`,
+    /// `threat_pawn.Knight.mg` (on boards with pawns), `threat_piece.Queen.eg`, `bishop_pair.mg`,
     /// and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
     /// for its mirror too; a pawn's from the second rank to the seventh).
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
@@ -400,6 +414,16 @@ impl Weights {
                 pair(&mut out, "rook_open".to_string(), om, oe);
             }
         }
+        for (i, (m, e)) in self.threat_pawn.iter_mut().enumerate() {
+            if pawns && moves(i) {
+                pair(&mut out, format!("threat_pawn.{}", name(i)), m, e);
+            }
+        }
+        for (i, (m, e)) in self.threat_piece.iter_mut().enumerate() {
+            if moves(i) {
+                pair(&mut out, format!("threat_piece.{}", name(i)), m, e);
+            }
+        }
         if exists(Role::Bishop.index()) {
             pair(&mut out, "bishop_pair".to_string(), &mut self.bishop_pair.0, &mut self.bishop_pair.1);
         }
@@ -443,7 +467,7 @@ impl Weights {
     /// use tesseract_board::Shape;
     /// use tesseract_search::eval::Weights;
     /// let text = Weights::of(2).to_text(Shape::CHESS);
-    /// assert!(text.starts_with("value.Queen 1605\nvalue.Rook 820\n"));
+    /// assert!(text.starts_with("value.Queen 1610\nvalue.Rook 820\n"));
     /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
     /// ```
     pub fn to_text(&self, shape: Shape) -> String {
@@ -644,6 +668,10 @@ pub(crate) struct Tables {
     rook_line: [(i32, i32); 2],
     /// Whether a weight of [`pawn_structure`] is not zero (else it is skipped).
     structure: bool,
+    threat_pawn: [(i32, i32); 9],
+    threat_piece: [(i32, i32); 9],
+    /// Whether a weight of [`Weights::threat_pawn`] is not zero (else the pawns' attacks are not looked at).
+    pawn_threats: bool,
     /// The pawn kinds of the board (0 the Y-pawn, 1 the W-pawn).
     pawn_kinds: Vec<usize>,
     /// The pawns' lines and defenders of the board ([`PawnLines`]).
@@ -781,6 +809,9 @@ impl Tables {
             isolated: w.isolated,
             rook_line: w.rook_line,
             structure,
+            threat_pawn: w.threat_pawn,
+            threat_piece: w.threat_piece,
+            pawn_threats: w.threat_pawn.iter().any(|&p| p != (0, 0)),
             pawn_kinds: g.pawn_roles().iter().map(|&r| usize::from(r == Role::WPawn)).collect(),
             pawn_lines: pawn_lines_of(shape),
             knowledge: match shape {
@@ -874,6 +905,8 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     let mut units = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut shelter = [0i32; 2];
+    // The threats of each color: (middlegame, endgame).
+    let mut threats = [(0i32, 0i32); 2];
     let mut phase = 0;
     // The material: pieces by color and role, and (on 2D boards) the colors of the bishops' squares.
     let mut material = Material::default();
@@ -883,6 +916,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         let near_own = &t.near[t.padded_len - kings[ci]..];
         let near_enemy = &t.near[t.padded_len - kings[1 - ci]..];
         let enemy_bit = (1 - ci as u8) * 16;
+        let enemy_pawns = [mailbox::code(color.other(), Role::YPawn), mailbox::code(color.other(), Role::WPawn)];
         for &p in pos.piece_list(color) {
             let p = p as usize;
             let code = mb[p];
@@ -912,6 +946,26 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if near_own[p] {
                 shelter[ci] += 1;
             }
+            if t.pawn_threats && !role.is_pawn() {
+                let attacked = t.pawn_kinds.iter().any(|&k| {
+                    let enemy_pawn = enemy_pawns[k];
+                    t.pawn_lines.defenders[1 - ci][k].iter().any(|&d| mb[(p as i32 + d) as usize] == enemy_pawn)
+                });
+                if attacked {
+                    let (m, e) = t.threat_pawn[ri];
+                    threats[1 - ci].0 += m;
+                    threats[1 - ci].1 += e;
+                }
+            }
+            // A piece worth more than this one that it attacks.
+            let value = t.values[ri];
+            let threat = |sum: &mut (i32, i32), c: u8| {
+                let victim = mailbox::role(c).index();
+                if t.values[victim] > value {
+                    sum.0 += t.threat_piece[victim].0;
+                    sum.1 += t.threat_piece[victim].1;
+                }
+            };
             let mut reach = 0i32;
             let mut hits = 0i32;
             let (a, b) = t.rays_from[ri * t.cells + board_cell];
@@ -920,8 +974,11 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                 for &off in rays {
                     let q = (p as i32 + off) as usize;
                     let c = mb[q];
-                    if c == EMPTY || (c != OFFBOARD && c & 16 == enemy_bit) {
+                    if c == EMPTY {
                         reach += 1;
+                    } else if c != OFFBOARD && c & 16 == enemy_bit {
+                        reach += 1;
+                        threat(&mut threats[ci], c);
                     }
                     if c != OFFBOARD && near_enemy[q] {
                         hits += 1;
@@ -941,6 +998,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                         if c != EMPTY {
                             if c & 16 == enemy_bit {
                                 reach += 1;
+                                threat(&mut threats[ci], c);
                             }
                             break;
                         }
@@ -971,6 +1029,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             danger /= 2;
         }
         mg[ci] += t.shelter * shelter[ci].min(SHELTER_CAP) - danger;
+    }
+    for ci in 0..2 {
+        mg[ci] += threats[ci].0;
+        eg[ci] += threats[ci].1;
     }
     passed_pawns(t, pos, kings, &mut mg, &mut eg);
     if t.structure {
@@ -1740,6 +1802,82 @@ mod tests {
         let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 w - - 0 1").unwrap());
         let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/P7/P7/K7 b - - 0 1").unwrap());
         assert_eq!(white - black, 2 * WEIGHTS_2D.tempo + WEIGHTS_2D.unstoppable);
+    }
+
+    #[test]
+    fn threats_by_hand() {
+        // From none, each threat weight the same in both phases: the score moves by it exactly. Both sides
+        // keep a rook and two pawns, so that no material knowledge scales the score.
+        let none = Weights { threat_pawn: [(0, 0); 9], threat_piece: [(0, 0); 9], ..Weights::of(2) };
+        let own = Evaluator::new(Shape::CHESS, &none);
+        let mut w = none;
+        w.threat_pawn[Role::Knight.index()] = (7, 7);
+        w.threat_pawn[Role::Queen.index()] = (10, 10);
+        w.threat_piece[Role::Rook.index()] = (11, 11);
+        w.threat_piece[Role::Queen.index()] = (100, 100);
+        let threats = Evaluator::new(Shape::CHESS, &w);
+        for (fen, change) in [
+            // The e4 pawn attacks the d5 knight, whoever is to move.
+            ("r5k1/pp6/8/3n4/4P3/8/PP6/R5K1 w - - 0 1", 7),
+            ("r5k1/pp6/8/3n4/4P3/8/PP6/R5K1 b - - 0 1", 7),
+            // Not from behind, and not a pawn attacking a pawn.
+            ("r5k1/pp6/8/8/4P3/3n4/PP6/R5K1 w - - 0 1", 0),
+            ("r5k1/pp6/8/3p4/4P3/8/PP6/R5K1 w - - 0 1", 0),
+            // The d5 pawn attacks the e4 knight: Black's.
+            ("r5k1/pp6/8/3p4/4N3/8/PP6/R5K1 w - - 0 1", -7),
+            // The b3 bishop attacks the d5 rook (worth more); the rook does not attack it.
+            ("r5k1/pp6/8/3r4/8/1B6/PP6/R5K1 w - - 0 1", 11),
+            // Not through a piece between them (the c4 pawn's threat on the rook weighs 0 here).
+            ("r5k1/pp6/8/3r4/2P5/1B6/PP6/R5K1 w - - 0 1", 0),
+            // A rook attacking a rook is no threat (not worth less); two knights attacking the queen count
+            // twice, and the pawn attacking it once more.
+            ("r5k1/pp6/8/3r4/8/8/PP6/R2R2K1 w - - 0 1", 0),
+            ("r5k1/pp6/8/3q4/1N2P3/2N5/PP6/R5K1 w - - 0 1", 2 * 100 + 10),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(threats.evaluate_white(&pos), own.evaluate_white(&pos) + change, "{fen}");
+        }
+        // Every weight different: the evaluation stays exactly antisymmetric, in 2D and in 4D.
+        for (shape, positions) in [
+            (
+                Shape::CHESS,
+                [
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+                ]
+                .map(|fen| Position::from_fen(fen).unwrap())
+                .to_vec(),
+            ),
+            (Shape::TESSERACT, vec![start::tesseract(start::Army::Dense), start::tesseract(start::Army::Standard)]),
+        ] {
+            // And the positions of a few plies chosen by a fixed rule from each, pieces in contact.
+            let mut positions = positions;
+            for i in 0..positions.len() {
+                let mut pos = positions[i].clone();
+                for ply in 0..24 {
+                    let moves = tesseract_movegen::legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[(ply * 7 + i * 3) % moves.len()]);
+                    positions.push(pos.clone());
+                }
+            }
+            let mut w = Weights::of(shape.geometry().dims());
+            for i in 0..9 {
+                w.threat_pawn[i] = (3 + i as i32, 20 - i as i32);
+                w.threat_piece[i] = (13 * i as i32 % 7, 5 + i as i32);
+            }
+            let all = Evaluator::new(shape, &w);
+            let own = Evaluator::new(shape, &Weights::of(shape.geometry().dims()));
+            let mut differ = 0;
+            for pos in positions {
+                let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+                assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{}", pos.fen());
+                differ += usize::from(all.evaluate_white(&pos) != own.evaluate_white(&pos));
+            }
+            assert!(differ >= 10, "{differ} positions with threats");
+        }
     }
 
     #[test]
