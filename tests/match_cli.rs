@@ -227,13 +227,15 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
-        if !file.starts_with("2d-") || file == "2d-threats-start.txt" {
+        if !file.starts_with("2d-") {
             continue;
         }
         let text = std::fs::read_to_string(dir.join(&file)).unwrap();
         let lines = text.lines().filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty()).count();
         assert_eq!(lines, names, "{file}");
-        assert_eq!(read(&file), no_threats(read(&file)), "{file}: no threats before them");
+        if file != "2d-threats-start.txt" {
+            assert_eq!(read(&file), no_threats(read(&file)), "{file}: no threats before them");
+        }
     }
     // The engine before its other weights were fitted again (4ed040d's), with its piece-square corrections.
     let old = read("2d-before-refit.txt");

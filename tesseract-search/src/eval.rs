@@ -52,7 +52,7 @@
 //! pawn as the unit: pawn 100, knight 455, bishop 485, rook 820, queen 1610 (the classic 320, 330, 500
 //! and 900 until fitted values played better in matches: 470, 485, 805 and 1585 fitted alone, then these
 //! with every other weight; tesseract-search's README, "Pawn structure and the fitted values (2D),
-//! measured" and "The other 8×8 weights, fitted again"). A pawn also earns its advance (up to 192 more in
+//! measured", "The other 8×8 weights, fitted again" and "Threats (2D), fitted and measured"). A pawn also earns its advance (up to 192 more in
 //! the middlegame and 131 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
 //! piece-square corrections then add a middlegame and an endgame value by square.
 //!
@@ -1814,6 +1814,9 @@ mod tests {
         w.threat_pawn[Role::Knight.index()] = (7, 7);
         w.threat_pawn[Role::Queen.index()] = (10, 10);
         w.threat_piece[Role::Rook.index()] = (11, 11);
+        w.threat_piece[Role::Bishop.index()] = (5, 5);
+        // Never counted (a pawn is no victim of a pawn's threat): a term that counted it would show.
+        w.threat_pawn[Role::YPawn.index()] = (13, 13);
         w.threat_piece[Role::Queen.index()] = (100, 100);
         let threats = Evaluator::new(Shape::CHESS, &w);
         for (fen, change) in [
@@ -1822,21 +1825,33 @@ mod tests {
             ("r5k1/pp6/8/3n4/4P3/8/PP6/R5K1 b - - 0 1", 7),
             // Not from behind, and not a pawn attacking a pawn.
             ("r5k1/pp6/8/8/4P3/3n4/PP6/R5K1 w - - 0 1", 0),
-            ("r5k1/pp6/8/3p4/4P3/8/PP6/R5K1 w - - 0 1", 0),
+            // (two pawns on one: counted per pawn attacked, a pawn's threat on a pawn would show).
+            ("r5k1/pp6/8/3p4/2P1P3/8/PP6/R5K1 w - - 0 1", 0),
             // The d5 pawn attacks the e4 knight: Black's.
             ("r5k1/pp6/8/3p4/4N3/8/PP6/R5K1 w - - 0 1", -7),
             // The b3 bishop attacks the d5 rook (worth more); the rook does not attack it.
             ("r5k1/pp6/8/3r4/8/1B6/PP6/R5K1 w - - 0 1", 11),
             // Not through a piece between them (the c4 pawn's threat on the rook weighs 0 here).
             ("r5k1/pp6/8/3r4/2P5/1B6/PP6/R5K1 w - - 0 1", 0),
-            // A rook attacking a rook is no threat (not worth less); two knights attacking the queen count
-            // twice, and the pawn attacking it once more.
-            ("r5k1/pp6/8/3r4/8/8/PP6/R2R2K1 w - - 0 1", 0),
+            // A rook attacking a bishop is no threat (not worth less); a knight attacking one is (455 <
+            // 485); two knights attacking the queen count twice, and the pawn attacking it once more.
+            ("r5k1/pp6/8/3b4/8/8/PP6/R2R2K1 w - - 0 1", 0),
+            ("r5k1/pp6/8/3b4/8/2N5/PP6/R5K1 w - - 0 1", 5),
             ("r5k1/pp6/8/3q4/1N2P3/2N5/PP6/R5K1 w - - 0 1", 2 * 100 + 10),
         ] {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(threats.evaluate_white(&pos), own.evaluate_white(&pos) + change, "{fen}");
         }
+        // Worth the same is no threat: with the knight valued as the bishop, the c3 knight's attack on the
+        // d5 bishop counts for nothing.
+        let mut values = w.values;
+        values[Role::Knight.index()] = values[Role::Bishop.index()];
+        let pos = Position::from_fen("r5k1/pp6/8/3b4/8/2N5/PP6/R5K1 w - - 0 1").unwrap();
+        let (own, threats) = (Weights { values, ..none }, Weights { values, ..w });
+        assert_eq!(
+            Evaluator::new(Shape::CHESS, &threats).evaluate_white(&pos),
+            Evaluator::new(Shape::CHESS, &own).evaluate_white(&pos)
+        );
         // Every weight different: the evaluation stays exactly antisymmetric, in 2D and in 4D.
         for (shape, positions) in [
             (
