@@ -8,7 +8,8 @@
 //! A player is `random` (a uniformly random legal move) or a tier (`beginner`, `club`, `expert`,
 //! `master`), optionally followed by comma-separated changes: `nodes=N`, `soft=N`, `depth=N`, `hash=MB`,
 //! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
-//! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety (e.g. `--a
+//! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety, `nosee` and
+//! `nocont` to switch off static-exchange pruning and continuation history (both 2D only; e.g. `--a
 //! expert,nonull --b expert`), and `weights=FILE` to evaluate with the engine's weights changed by the
 //! lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse` reads them; a file that does
 //! not fit a board of `--start` is refused before any game), so that two evaluations play each other from
@@ -171,6 +172,8 @@ impl Spec {
                 None if p == "nofut" => options.features.futility = false,
                 None if p == "nolmp" => options.features.late_move_pruning = false,
                 None if p == "nomatesafe" => options.features.mate_safety = false,
+                None if p == "nosee" => options.features.see_pruning = false,
+                None if p == "nocont" => options.features.continuation_history = false,
                 _ => return Err(format!("{text}: unknown option {p:?}")),
             }
         }

@@ -73,16 +73,16 @@
 //!   of the weak tiers and breaks ties between root moves. With its table cleared before each move, as
 //!   [`Game::think`] does, a [`Tier`]'s move depends only on the game, never on the machine, unless the
 //!   guard fires; [`Game::think_unguarded`] (used by [`GameRecord::verify`]) has no guard at all.
-//! - **No staged generation, no SEE.** The generator is legal and hands out whole lists; checking a
-//!   table move's legality would itself take a generation, so every node generates once, scores, and
-//!   picks the best few by selection before sorting the rest. Instead of a static exchange evaluation (80
-//!   rays and 48 leaps per square in 4D), quiescence skips a capture by a more valuable piece onto a
-//!   defended cell (one attack scan), and after four plies considers only recaptures: 4D middlegames have
-//!   so many loose pawns that unrestricted capture chains ran thirty plies deep.
+//! - **No staged generation.** The generator is legal and hands out whole lists; checking a table move's
+//!   legality would itself take a generation, so every node generates once, scores, and picks the best
+//!   few by selection before sorting the rest. The static exchange evaluation is asked lazily, of a
+//!   capture by a more valuable piece only when it comes up for search (and, on 2D boards, of the moves
+//!   the exchange pruning looks at); quiescence after four plies considers only recaptures: 4D
+//!   middlegames have so many loose pawns that unrestricted capture chains ran thirty plies deep.
 //! - **A table cleared at every tier move.** Keeping it between moves would make a move depend on the
 //!   searches before it, so a game loaded from a record and continued would not replay; the tiers trade
 //!   that bit of strength for reproducibility. [`Searcher::search`] itself keeps the table, for callers
-//!   that want it.
+//!   that want it (the UCI engine's master on a clock, whose moves depend on the timing anyway, does).
 //! - **Repetition** needs the game's past: [`Searcher::search`] takes the hashes of the earlier
 //!   positions; any repetition since the last capture or pawn move is scored as a draw inside the search.
 //!

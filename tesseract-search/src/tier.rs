@@ -11,7 +11,9 @@ use crate::search::{Limits, Options};
 /// A tier is a depth cap, a node budget (a hard limit checked on entry to every node, and a soft limit
 /// past which no new iteration starts), a transposition table size and an evaluation noise. Node counts
 /// do not depend on the machine, and the search clears its table before each move, so a tier's move is a
-/// pure function of the game (start, moves, seed): a game record replays to the same moves anywhere.
+/// pure function of the game (start, moves, seed): a game record replays to the same moves anywhere. (The
+/// UCI engine's master on a clock keeps its table between moves: there the clock usually binds first, so
+/// its moves may depend on the timing anyway; `tesseract-uci`'s README.)
 ///
 /// The budgets depend on the board ([`Tier::settings_on`]): a node of the 5×5×5×5 board costs several
 /// times one of the 8×8 board, and the 2D tiers must stay apart on a chess clock, where a GUI or match

@@ -319,3 +319,24 @@ fn each_board_has_its_tiers() {
         unbounded.search(game.position(), &[], &Tier::Expert.budget(), &Tier::Expert.options(3), |_| {});
     assert!(four_d_budget.nodes > 20_000, "{four_d_budget:?}");
 }
+
+/// Static-exchange pruning and continuation history change the 2D search and leave the 4D one as it was
+/// (they are 2D only, whatever their switches).
+#[test]
+fn exchange_pruning_and_continuation_history_are_2d_only() {
+    let nodes_to_depth = |pos: &Position, depth: u32, see: bool, cont: bool| {
+        let mut options = Options::default();
+        options.features.see_pruning = see;
+        options.features.continuation_history = cont;
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        Searcher::new(4).search(pos, &[], &limits, &options, |_| {}).nodes
+    };
+    let chess = Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QK2R w KQ - 0 9")
+        .expect("valid position");
+    let both = nodes_to_depth(&chess, 8, true, true);
+    assert_ne!(both, nodes_to_depth(&chess, 8, false, true), "exchange pruning changes the 2D search");
+    assert_ne!(both, nodes_to_depth(&chess, 8, true, false), "continuation history changes the 2D search");
+    let tesseract = start::tesseract(start::Army::Light);
+    let both = nodes_to_depth(&tesseract, 4, true, true);
+    assert_eq!(both, nodes_to_depth(&tesseract, 4, false, false), "the 4D search is the same");
+}

@@ -622,9 +622,12 @@ impl Engine {
             };
             self.out.line(&format!("info string playing at {strength}"));
         }
-        if self.clear_pending || tier.is_some() {
-            // A tier clears its table before each move, as in the project's games: its moves then depend
-            // only on the game.
+        // A tier clears its table before each move, as in the project's games: its moves then depend only
+        // on the game. The master on a clock (or `movetime`) is the exception: there its moves may depend on
+        // the timing anyway (the clock usually binds before its node budget), so it keeps its table and history between
+        // moves, as full strength does.
+        let keeps_table = tier == Some(Tier::Master) && self.budget(go).is_some();
+        if self.clear_pending || (tier.is_some() && !keeps_table) {
             searcher.clear();
             self.clear_pending = false;
         }
@@ -1015,6 +1018,28 @@ mod tests {
         // The same tier with no clock prints the same search (a tier's move depends on the game alone).
         let unclocked = search(&mut e, &out, &[position, "go depth 40"]);
         assert_eq!(deterministic(&unclocked), deterministic(&clocked));
+    }
+
+    #[test]
+    fn the_master_keeps_its_table_on_a_clock_and_clears_it_by_nodes() {
+        // The first iteration's `hashfull` shows what the search before left in the table.
+        let position = "position startpos moves e2e4 e7e5";
+        let clock = "go wtime 600000 btime 600000 nodes 15000";
+        let (mut e, out) = engine();
+        for (tier, go, kept) in [("master", "go nodes 15000", false), ("master", clock, true), ("expert", clock, false)]
+        {
+            // Each pair from a cleared table.
+            send(&mut e, &[&format!("setoption name Tier value {tier}"), "ucinewgame"]);
+            let first = search(&mut e, &out, &[position, go]);
+            assert_eq!(infos(&first)[0].hashfull, 0, "{tier}, {go}: {first:#?}");
+            let again = search(&mut e, &out, &[position, go]);
+            if kept {
+                assert!(infos(&again)[0].hashfull > 0, "{tier}, {go}: the table is kept: {again:#?}");
+            } else {
+                assert_eq!(infos(&again)[0].hashfull, 0, "{tier}, {go}: the table is cleared: {again:#?}");
+                assert_eq!(deterministic(&again), deterministic(&first), "{tier}, {go}");
+            }
+        }
     }
 
     #[test]
