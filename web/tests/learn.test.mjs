@@ -66,6 +66,12 @@ async function clickMove(game, text) {
   // A lesson lights its piece's moves by itself: then one click on the target plays.
   if ((await state()).selected !== m.from) await clickCell(m.from);
   await clickCell(m.to);
+  // Several moves end on that cell (a promotion: the puzzle of 2026-12-06's key promotes): the page asks
+  // which, as a player chooses.
+  if (await page.$eval('#promotion', (box) => !box.hidden && box.childElementCount > 0)) {
+    await page.click(`#promotion button[data-move="${text}"]`);
+    await settled();
+  }
 }
 
 const notBusy = () => page.waitForFunction(() => !window.__tesseract.learn().busy, null, { timeout: 120_000 });
