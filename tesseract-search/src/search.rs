@@ -725,8 +725,14 @@ const SEE_CAPTURE_MARGIN: i32 = 150;
 /// Continuation history ([`Tuning::continuation_history`]): the moves before that a quiet move's score
 /// looks back to (the opponent's last move, then one's own before it).
 const CONT_PLIES: usize = 2;
-/// The pieces a continuation-history row tells apart: 9 roles of 2 colours.
-const PIECES: usize = 18;
+/// The pieces a continuation-history row tells apart: the 6 roles of a 2D board (king, queen, rook, bishop,
+/// knight, Y-pawn; [`CONT_ROLE`]) of 2 colours.
+const PIECES: usize = 12;
+/// A role's index among a continuation-history row's roles: the six of a 2D board, each its own. The
+/// unicorn and dragon (which need three and four axes) share the knight's and the W-pawn (four axes) the
+/// Y-pawn's, so the index stays in range on any board, but the history is used on 2D boards only
+/// ([`Tuning::continuation_history`]), where they cannot stand.
+const CONT_ROLE: [usize; 9] = [0, 1, 2, 3, 4, 4, 4, 5, 5];
 
 /// A root move and what the iterations learnt about it.
 #[derive(Clone, Debug)]
@@ -787,7 +793,8 @@ struct Tuning {
     /// tried before it). On two axes (crate README, "Exchange pruning and continuation history (2D)"), in
     /// 600 games at 10,000 nodes on top of the exchange pruning, the first ply scored +29 Elo [+5, +53]; the
     /// second, on top of the first, +20 [−5, +44] and +10 [−13, +34] (seeds 1 and 2). Not tried on more
-    /// axes, where its table of `2 · (18 · cells)²` entries would not fit (625 cells in 4D).
+    /// axes, where its table of `2 · (12 · cells)²` entries (more with the roles of more axes) would not fit
+    /// (625 cells in 4D).
     continuation_history: bool,
     /// Static-exchange pruning of quiet moves and losing captures at shallow drafts
     /// (`SEE_PRUNE_MAX_DEPTH` and the margins). On two axes, 600 games at 10,000 nodes: +29 Elo [+5, +53]
@@ -838,10 +845,10 @@ fn is_bad_capture_score(score: i32) -> bool {
     (SCORE_BAD_CAPTURE..SCORE_BAD_CAPTURE / 2).contains(&score)
 }
 
-/// A mailbox code's index among the [`PIECES`] pieces (9 roles, 2 colours), for continuation history.
+/// A mailbox code's index among the [`PIECES`] pieces (6 roles, 2 colours), for continuation history.
 #[inline]
 fn piece_index(code: u8) -> usize {
-    ((code & 15) as usize - 1) + 9 * ((code >> 4) & 1) as usize
+    CONT_ROLE[mailbox::role(code).index()] + PIECES / 2 * ((code >> 4) & 1) as usize
 }
 
 /// A strong 64-bit mixer (SplitMix64's finaliser).
@@ -1730,5 +1737,26 @@ impl Worker<'_> {
         let bound = Bound::of(best, original_alpha, alpha, beta);
         self.tt.store(hash, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_rows_tell_apart_the_pieces_of_a_2d_board_and_stay_in_range() {
+        let two_d = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::YPawn];
+        let mut seen = std::collections::HashSet::new();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let i = piece_index(mailbox::code(color, role));
+                assert!(i < PIECES, "{color:?} {role:?}: {i}");
+                if two_d.contains(&role) {
+                    assert!(seen.insert(i), "{color:?} {role:?} shares row {i}");
+                }
+            }
+        }
+        assert_eq!(seen.len(), PIECES);
     }
 }

@@ -38,7 +38,7 @@ impl Engine {
     /// # Errors
     /// An unknown tier name; a game with no legal move (checkmate or stalemate; a game drawn by
     /// repetition or the 50-move rule still has moves, and the engine gives one); a transposition table
-    /// the browser refuses to allocate (1 to 16 MB by tier; the search of a chess board takes 5.3 MB more
+    /// the browser refuses to allocate (1 to 16 MB by tier; the search of a chess board takes 2.4 MB more
     /// for its continuation history, which is not checked so).
     pub fn think(&mut self, game: &Chess, tier: &str) -> Result<String, String> {
         let tier: Tier = tier.parse().map_err(|e: tesseract_search::ParseTierError| e.to_string())?;
