@@ -793,8 +793,8 @@ struct Tuning {
     /// tried before it). On two axes (crate README, "Exchange pruning and continuation history (2D)"), in
     /// 600 games at 10,000 nodes on top of the exchange pruning, the first ply scored +29 Elo [+5, +53]; the
     /// second, on top of the first, +20 [−5, +44] and +10 [−13, +34] (seeds 1 and 2). Not tried on more
-    /// axes, where its table of `2 · (12 · cells)²` entries (more with the roles of more axes) would not fit
-    /// (625 cells in 4D).
+    /// axes, where its table of `2 · (12 · cells)²` entries (`2 · (18 · cells)²` to tell apart the roles of
+    /// 4D) would not fit (625 cells in 4D).
     continuation_history: bool,
     /// Static-exchange pruning of quiet moves and losing captures at shallow drafts
     /// (`SEE_PRUNE_MAX_DEPTH` and the margins). On two axes, 600 games at 10,000 nodes: +29 Elo [+5, +53]
