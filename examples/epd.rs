@@ -16,8 +16,8 @@
 //! `match` example's `weights=FILE`; a file that does not fit a position's board is an error).
 //!
 //! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
-//! `solved N of M`. Moves in the suite are in UCI text or in SAN (as the published suites are). Malformed arguments or a line that is not EPD:
-//! a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
+//! `solved N of M`. Moves in the suite are in UCI text or in SAN (as the published suites are). Malformed arguments, a line that is not EPD or a
+//! file with no position: a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
 
 #[macro_use]
 #[path = "common/out.rs"]
@@ -177,6 +177,10 @@ fn read_suite(path: &str) -> Result<Vec<Epd>, String> {
             continue;
         }
         suite.push(Epd::parse(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+    }
+    // A suite of nothing would "solve 0 of 0", and leave a `--weights` file unread: an error instead.
+    if suite.is_empty() {
+        return Err(format!("{path}: no position (only blank lines and comments)"));
     }
     Ok(suite)
 }

@@ -99,6 +99,15 @@ def rating(games) -> tuple:
     return at(total), at(total - half), at(total + half)
 
 
+def percent(score: float, games: int) -> str:
+    """A score of `games` games in percent, to a tenth and without a trailing zero: half percents as they
+    are (Python's own rounding would print 57.5% as 58% and 32.5% as 32%).
+    >>> percent(11.5, 20), percent(6.5, 20), percent(12, 20), percent(20.5, 80)
+    ('57.5', '32.5', '60', '25.6')
+    """
+    return f"{100 * score / games:.1f}".removesuffix(".0")
+
+
 def main() -> int:
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -119,7 +128,7 @@ def main() -> int:
         by_b = defaultdict(list)
         for b, s in games:
             by_b[b].append(s)
-        against = ", ".join(f"{100 * sum(s) / len(s):.0f}% of {len(s)} vs {b}" for b, s in sorted(by_b.items()))
+        against = ", ".join(f"{percent(sum(s), len(s))}% of {len(s)} vs {b}" for b, s in sorted(by_b.items()))
         r, low, high = rating(games)
         if r is None:
             bound = min(by_b) if sum(scores) else max(by_b)

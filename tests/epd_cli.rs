@@ -78,5 +78,13 @@ fn weights_from_a_file_evaluate_and_a_bad_file_is_refused_before_any_search() {
     let out = common::run_example("epd", &["--file", missing.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt: "));
+    // A suite with no position is refused too, before the weights are used (they would never be read).
+    let empty = dir.join("empty.epd");
+    std::fs::write(&empty, "# nothing\n\n").unwrap();
+    let out = common::run_example("epd", &["--file", empty.to_str().unwrap(), "--weights", bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("empty.epd: no position (only blank lines and comments)"), "{err}");
+    assert!(stdout(&out).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

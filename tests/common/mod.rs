@@ -4,14 +4,19 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::SystemTime;
 
 /// The path of an example binary, which `cargo test` builds next to the test binaries
 /// (`target/<profile>/examples/`).
 ///
-/// A target filter such as `--test NAME` skips building examples; a missing example is then built here
-/// (with every feature, as scripts/test.sh tests).
+/// A target filter such as `--test NAME` skips building examples; a missing example is then built here, and
+/// so is one older than a source it may be built from (a `.rs` file of the facade's or a member crate's
+/// `src/` or `examples/`), which would otherwise run the code of before the change: with the features
+/// this test was built with, so that the build is the one `cargo test` would have made (a no-op when the
+/// source changed is not one the example uses).
 ///
 /// # Panics
 /// When the example cannot be built.
@@ -31,18 +36,24 @@ pub fn member_example(package: &str, name: &str) -> PathBuf {
         dir.pop();
     }
     let path = dir.join("examples").join(name);
-    if !path.exists() {
+    if !path.exists() || is_older_than_the_sources(&path) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
         build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
             "build",
             "--quiet",
-            "--all-features",
             "--package",
             package,
             "--example",
             name,
         ]);
+        // The facade's features as this test was built (another member's: all of them, as scripts/test.sh
+        // tests).
+        if package == "tesseract-chess" {
+            build.args(["--no-default-features", "--features", &facade_features()]);
+        } else {
+            build.arg("--all-features");
+        }
         // target/debug is the dev profile; any other folder is named after its profile.
         if let Some(profile) = dir.file_name().and_then(|n| n.to_str()).filter(|&n| n != "debug") {
             build.args(["--profile", profile]);
@@ -51,6 +62,60 @@ pub fn member_example(package: &str, name: &str) -> PathBuf {
         assert!(status.success() && path.exists(), "could not build the example {name} of {package}");
     }
     path
+}
+
+/// The facade's features enabled in this build, comma-separated.
+fn facade_features() -> String {
+    let features = [
+        ("svg", cfg!(feature = "svg")),
+        ("search", cfg!(feature = "search")),
+        ("verify", cfg!(feature = "verify")),
+        ("uci", cfg!(feature = "uci")),
+        ("tablebase", cfg!(feature = "tablebase")),
+        ("tactoe", cfg!(feature = "tactoe")),
+        ("wire", cfg!(feature = "wire")),
+        ("redis", cfg!(feature = "redis")),
+        ("zstd", cfg!(feature = "zstd")),
+        ("serde", cfg!(feature = "serde")),
+        ("csv", cfg!(feature = "csv")),
+    ];
+    features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect::<Vec<_>>().join(",")
+}
+
+/// Whether the file at `path` was last written before a source an example is built from: a `.rs` file under
+/// the facade's or a member crate's `src/` or `examples/` (tests and benchmarks are not built into
+/// examples).
+fn is_older_than_the_sources(path: &Path) -> bool {
+    static NEWEST: OnceLock<Option<SystemTime>> = OnceLock::new();
+    let newest = *NEWEST.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("examples")];
+        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("tesseract-") {
+                dirs.extend([entry.path().join("src"), entry.path().join("examples")]);
+            }
+        }
+        dirs.iter().filter_map(|d| newest_rust_file(d)).max()
+    });
+    let built = path.metadata().and_then(|m| m.modified()).ok();
+    matches!((built, newest), (Some(built), Some(newest)) if newest > built)
+}
+
+/// The last write of a `.rs` file under `dir`, searched recursively.
+fn newest_rust_file(dir: &Path) -> Option<SystemTime> {
+    let mut newest = None;
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        let time = if kind.is_dir() {
+            newest_rust_file(&entry.path())
+        } else if entry.file_name().to_string_lossy().ends_with(".rs") {
+            entry.metadata().and_then(|m| m.modified()).ok()
+        } else {
+            None
+        };
+        newest = newest.max(time);
+    }
+    newest
 }
 
 /// Runs an example with `args`, feeding `stdin`, and waits for it.
