@@ -45,13 +45,13 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
 /// Each tier's strength in classic chess on a 10+0.1 clock, in Elo on the scale of Stockfish 15.1's
-/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 40 to 60 games a tier against Stockfish at
-/// two or three `UCI_Elo` levels, with the evaluation of issue 34 (the README has the commands, the games and
-/// the intervals, about ±90).
+/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 60 to 100 games a tier against Stockfish at
+/// two or three `UCI_Elo` levels, with issue 34's evaluation and search (the README has the commands, the
+/// games and the intervals, about ±55 to ±90).
 /// `UCI_Elo` picks the nearest; the spin's range is from the first to the last, and a value outside it is
 /// clamped.
 pub const TIER_ELO: [(Tier, u32); 4] =
-    [(Tier::Beginner, 1495), (Tier::Club, 1765), (Tier::Expert, 1850), (Tier::Master, 1990)];
+    [(Tier::Beginner, 1520), (Tier::Club, 1735), (Tier::Expert, 1890), (Tier::Master, 2105)];
 
 /// The tier whose measured Elo is nearest to `elo` (the weaker of two equally near).
 ///
@@ -60,7 +60,7 @@ pub const TIER_ELO: [(Tier, u32); 4] =
 /// use tesseract_uci::engine::tier_for_elo;
 /// assert_eq!(tier_for_elo(1500), Tier::Beginner);
 /// assert_eq!(tier_for_elo(1850), Tier::Expert);
-/// assert_eq!(tier_for_elo(1920), Tier::Expert);
+/// assert_eq!(tier_for_elo(2000), Tier::Master);
 /// assert_eq!(tier_for_elo(3000), Tier::Master);
 /// ```
 pub fn tier_for_elo(elo: u32) -> Tier {
@@ -929,7 +929,7 @@ mod tests {
         let lines = out.lines();
         assert_eq!(lines[0], "id name Tesseract 0.1.0");
         assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess var tesseract".into()));
-        assert!(lines.contains(&"option name UCI_Elo type spin default 1495 min 1495 max 1990".into()));
+        assert!(lines.contains(&"option name UCI_Elo type spin default 1520 min 1520 max 2105".into()));
         assert!(lines.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".into()));
         assert!(!lines.iter().any(|l| l.contains("Threads")), "single-threaded search: no Threads option");
         assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
@@ -937,18 +937,18 @@ mod tests {
 
     #[test]
     fn elo_maps_to_the_nearest_measured_tier() {
-        // Labels 1495, 1765, 1850, 1990; midpoints 1630 (beginner/club: a tie, the weaker), 1807.5
-        // (club/expert), 1920 (expert/master: a tie, the weaker).
+        // Labels 1520, 1735, 1890, 2105; midpoints 1627.5 (beginner/club), 1812.5 (club/expert), 1997.5
+        // (expert/master).
         for (elo, tier) in [
             (0, Tier::Beginner),
-            (1495, Tier::Beginner),
-            (1630, Tier::Beginner),
-            (1631, Tier::Club),
-            (1807, Tier::Club),
-            (1808, Tier::Expert),
-            (1920, Tier::Expert),
-            (1921, Tier::Master),
-            (1990, Tier::Master),
+            (1520, Tier::Beginner),
+            (1627, Tier::Beginner),
+            (1628, Tier::Club),
+            (1812, Tier::Club),
+            (1813, Tier::Expert),
+            (1997, Tier::Expert),
+            (1998, Tier::Master),
+            (2105, Tier::Master),
             (u32::MAX, Tier::Master),
         ] {
             assert_eq!(tier_for_elo(elo), tier, "{elo}");
