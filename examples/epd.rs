@@ -16,8 +16,9 @@
 //! `match` example's `weights=FILE`; a file that does not fit a position's board is an error).
 //!
 //! Prints a line per position, `ID solved|missed MOVE score` (unless `--quiet`), and as its last line
-//! `solved N of M`. Moves in the suite are in UCI text or in SAN (as the published suites are). Malformed arguments, a line that is not EPD or a
-//! file with no position: a message on stderr and exit code 2. `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
+//! `solved N of M`. Moves in the suite are in UCI text or in SAN (as the published suites are). Malformed
+//! arguments, a line that is not EPD or a file with no position: a message on stderr and exit code 2.
+//! `--studies` runs the twelve verified 4D studies of `tesseract-verify`.
 
 #[macro_use]
 #[path = "common/out.rs"]

@@ -6,17 +6,19 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
 /// The path of an example binary, which `cargo test` builds next to the test binaries
 /// (`target/<profile>/examples/`).
 ///
 /// A target filter such as `--test NAME` skips building examples; a missing example is then built here, and
-/// so is one older than a source it may be built from (a `.rs` file of the facade's or a member crate's
-/// `src/` or `examples/`), which would otherwise run the code of before the change: with the features
-/// this test was built with, so that the build is the one `cargo test` would have made (a no-op when the
-/// source changed is not one the example uses).
+/// so is one last written before a `.rs` file of the facade's `src/` or `examples/` or of a crate the
+/// examples use, which would otherwise run the code of before the change. It is built as scripts/test.sh
+/// tests, with every feature (the examples' required features included); a binary built with other
+/// features but no older is taken as it is. Once per example and test process; after a build that
+/// cargo found had nothing to do (a change the example does not use), the binary is dated now, so that
+/// the next test process does not ask again.
 ///
 /// # Panics
 /// When the example cannot be built.
@@ -30,86 +32,82 @@ pub fn example(name: &str) -> PathBuf {
 /// # Panics
 /// When the example cannot be built.
 pub fn member_example(package: &str, name: &str) -> PathBuf {
+    static READY: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut dir = std::env::current_exe().expect("the test binary's path");
     dir.pop();
     if dir.ends_with("deps") {
         dir.pop();
     }
     let path = dir.join("examples").join(name);
+    // Held while building, so that the tests of one process do not build the same example at once.
+    let mut ready = READY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = format!("{package}/{name}");
+    if ready.contains(&key) {
+        return path;
+    }
     if !path.exists() || is_older_than_the_sources(&path) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
         build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
             "build",
             "--quiet",
+            "--all-features",
             "--package",
             package,
             "--example",
             name,
         ]);
-        // The facade's features as this test was built (another member's: all of them, as scripts/test.sh
-        // tests).
-        if package == "tesseract-chess" {
-            build.args(["--no-default-features", "--features", &facade_features()]);
-        } else {
-            build.arg("--all-features");
-        }
         // target/debug is the dev profile; any other folder is named after its profile.
         if let Some(profile) = dir.file_name().and_then(|n| n.to_str()).filter(|&n| n != "debug") {
             build.args(["--profile", profile]);
         }
         let status = build.status().expect("cargo runs");
         assert!(status.success() && path.exists(), "could not build the example {name} of {package}");
+        if is_older_than_the_sources(&path) {
+            // Read-only: a file being run cannot be opened for writing, and dating it needs no more.
+            let _ = std::fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
+        }
     }
+    ready.push(key);
     path
 }
 
-/// The facade's features enabled in this build, comma-separated.
-fn facade_features() -> String {
-    let features = [
-        ("svg", cfg!(feature = "svg")),
-        ("search", cfg!(feature = "search")),
-        ("verify", cfg!(feature = "verify")),
-        ("uci", cfg!(feature = "uci")),
-        ("tablebase", cfg!(feature = "tablebase")),
-        ("tactoe", cfg!(feature = "tactoe")),
-        ("wire", cfg!(feature = "wire")),
-        ("redis", cfg!(feature = "redis")),
-        ("zstd", cfg!(feature = "zstd")),
-        ("serde", cfg!(feature = "serde")),
-        ("csv", cfg!(feature = "csv")),
-    ];
-    features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect::<Vec<_>>().join(",")
-}
+/// The crates whose sources the examples are built from, besides the facade.
+const EXAMPLE_CRATES: [&str; 8] = [
+    "tesseract-board",
+    "tesseract-movegen",
+    "tesseract-search",
+    "tesseract-wire",
+    "tesseract-verify",
+    "tesseract-tactoe",
+    "tesseract-uci",
+    "tesseract-tablebase",
+];
 
 /// Whether the file at `path` was last written before a source an example is built from: a `.rs` file under
-/// the facade's or a member crate's `src/` or `examples/` (tests and benchmarks are not built into
-/// examples).
+/// the `src/` or `examples/` of the facade or of [`EXAMPLE_CRATES`] (tests and benchmarks are not built
+/// into examples), symbolic links followed.
 fn is_older_than_the_sources(path: &Path) -> bool {
     static NEWEST: OnceLock<Option<SystemTime>> = OnceLock::new();
     let newest = *NEWEST.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![root.join("src"), root.join("examples")];
-        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
-            if entry.file_name().to_string_lossy().starts_with("tesseract-") {
-                dirs.extend([entry.path().join("src"), entry.path().join("examples")]);
-            }
-        }
-        dirs.iter().filter_map(|d| newest_rust_file(d)).max()
+        let crates = std::iter::once(root.to_path_buf()).chain(EXAMPLE_CRATES.iter().map(|c| root.join(c)));
+        crates.flat_map(|c| [c.join("src"), c.join("examples")]).filter_map(|d| newest_rust_file(&d)).max()
     });
-    let built = path.metadata().and_then(|m| m.modified()).ok();
+    let built = std::fs::metadata(path).and_then(|m| m.modified()).ok();
     matches!((built, newest), (Some(built), Some(newest)) if newest > built)
 }
 
-/// The last write of a `.rs` file under `dir`, searched recursively.
+/// The last write of a `.rs` file under `dir`, searched recursively (symbolic links followed).
 fn newest_rust_file(dir: &Path) -> Option<SystemTime> {
     let mut newest = None;
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let Ok(kind) = entry.file_type() else { continue };
-        let time = if kind.is_dir() {
-            newest_rust_file(&entry.path())
-        } else if entry.file_name().to_string_lossy().ends_with(".rs") {
-            entry.metadata().and_then(|m| m.modified()).ok()
+        let path = entry.path();
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        let time = if meta.is_dir() {
+            newest_rust_file(&path)
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            meta.modified().ok()
         } else {
             None
         };
