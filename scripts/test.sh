@@ -123,7 +123,7 @@ bash scripts/bevy.sh
 step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
 python3 scripts/test_selfplay_uci.py
 
-step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960)"
+step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960); rate_uci.py and where_lost.py read their files"
 selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1
 echo "$selfplay" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
@@ -154,6 +154,27 @@ labels=$(grep -o 'Tier::[A-Za-z]*, [0-9]*)' tesseract-uci/src/engine.rs | head -
     | sed 's/Tier::\([A-Za-z]*\), \([0-9]*\))/\1 \2/' | tr 'A-Z' 'a-z')
 [ "$measured" = "$labels" ] && [ "$(echo "$labels" | wc -l)" = 4 ] \
     || { echo "UCI_Elo labels ($labels) are not the measured ratings ($measured)"; exit 1; }
+# scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
+# as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
+# at -150 or below for good (each ends in mate), and the three phases.
+judged=$(python3 scripts/where_lost.py --stockfish target/ci/tesseract-uci --engine Tier=expert --nodes 500 \
+    --list 2 --jobs 2 tesseract-uci/data/calibration-2d-search/master_expert_10+0.1.pgn)
+echo "$judged" | tail -n 8
+[ "$(echo "$judged" | grep -c ' round [0-9]*: scored ')" = 20 ] || { echo "where_lost.py: a line a game expected"; exit 1; }
+echo "$judged" | grep -q '^games judged: 20 of 20 (those the engine did not win), by target/ci/tesseract-uci at 500 nodes a position, from ply 5$' \
+    || { echo "where_lost.py: the count of games judged"; exit 1; }
+for phase in opening middlegame endgame; do
+    echo "$judged" | grep -Eq "^$phase: [0-9]+ moves, [0-9]+ cp lost, [0-9.]+ a move$" \
+        || { echo "where_lost.py: the $phase line"; exit 1; }
+done
+echo "$judged" | grep -Eq '^lost games: 17, at -150 or below for good from ply [0-9.]+ \(median\), [0-9.]+ pieces$' \
+    || { echo "where_lost.py: the lost games' line"; exit 1; }
+# Both players' names holding --engine is refused (exit 2), as is a file that is not there.
+for bad in "--engine tesseract tesseract-uci/data/calibration-2d-search/master_expert_10+0.1.pgn" "no-such.pgn"; do
+    if python3 scripts/where_lost.py --stockfish target/ci/tesseract-uci $bad 2>/dev/null; then
+        echo "where_lost.py accepted $bad"; exit 1
+    elif [ $? -ne 2 ]; then echo "where_lost.py: $bad did not exit with status 2"; exit 1; fi
+done
 # A UCI option the engine does not have is refused before any game, with exit status 2.
 if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \
     --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1
