@@ -123,7 +123,7 @@ bash scripts/bevy.sh
 step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
 python3 scripts/test_selfplay_uci.py
 
-step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960); rate_uci.py and where_lost.py read their files"
+step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960); rate_uci.py and where_lost.py read committed games"
 selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1
 echo "$selfplay" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
@@ -167,7 +167,7 @@ for phase in opening middlegame endgame; do
     echo "$judged" | grep -Eq "^$phase: [0-9]+ moves, [0-9]+ cp lost, [0-9.]+ a move$" \
         || { echo "where_lost.py: the $phase line"; exit 1; }
 done
-echo "$judged" | grep -Eq '^lost games: 17, at -150 or below for good from ply [0-9.]+ \(median\), [0-9.]+ pieces$' \
+echo "$judged" | grep -Eq '^lost games: 17, at -150 or below for good from ply [0-9.]+ \(median\), [0-9.]+ pieces; by ply 30: [0-9]+; with 24 pieces or more: [0-9]+$' \
     || { echo "where_lost.py: the lost games' line"; exit 1; }
 # Both players' names holding --engine is refused (exit 2), as is a file that is not there.
 for bad in "--engine tesseract tesseract-uci/data/calibration-2d-search/master_expert_10+0.1.pgn" "no-such.pgn"; do

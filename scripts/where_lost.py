@@ -10,16 +10,19 @@ both names hold it is an error), passes over the first `--skip-plies` plies (the
 `selfplay_uci.py` opens with, which no engine chose), and asks Stockfish (one thread,
 64 MB of hash, a fresh process for each game, so each game's figures depend on it alone) for its score
 before and after each of the engine's moves, from the engine's side, mates counted as ±10,000 and every
-score clamped to ±1,000 centipawns; a position the game's rules end is scored by them (mated −10,000,
-drawn 0), not asked (a judge that gives no score at the budget, stopped inside its first
+score clamped to ±1,000 centipawns; a position the game's rules end, or where a draw can be claimed, is
+scored by them (mated −10,000, drawn 0), not asked (a judge that gives no score at the budget, stopped inside its first
 iteration, is asked again with four and sixteen times the budget). A move's loss is the fall of that score. Prints:
 
 - a line a game: its file and round, the engine's result, and the ply from which Stockfish's score stayed
-  at −150 or below to the end (`-` when it never did), with the pieces on the board there;
+  at −150 or below to the end (`-` when it never did), with the pieces on the board there (`before the
+  first judged move` when the random plies had already given such a position);
 - the moves, and the centipawns lost, by phase: the opening (up to ply 30), the middlegame (plies 31 to 80
   with more than 14 pieces) and the endgame (the rest); moves played in a position already scored −600 or
   below are left out, the game being lost;
-- for the lost games, the median of the ply and of the pieces where the score stayed at −150 or below;
+- for the lost games, the median of the ply and of the pieces where the score stayed at −150 or below,
+  and how many of them got there by ply 30 and with 24 pieces or more on the board (the games lost before
+  the first judged move left out);
 - the moves that lost 150 centipawns or more from a position not yet lost (above −600), the `--list`
   largest with the move Stockfish preferred.
 
@@ -62,6 +65,8 @@ def read_games(paths, engine: str):
     for path in paths:
         with open(path, encoding="utf-8") as f:
             while (game := chess.pgn.read_game(f)) is not None:
+                if game.errors:
+                    raise ValueError(f"{path} round {game.headers.get('Round', '?')}: {game.errors[0]}")
                 white, black = game.headers.get("White", ""), game.headers.get("Black", "")
                 if engine in white and engine in black:
                     raise ValueError(f"{path} round {game.headers.get('Round', '?')}: both players' names hold "
@@ -92,7 +97,8 @@ def judge(job):
 
         def analyse():
             """The score from the engine's side, and the judge's move (`None` when the game is over)."""
-            outcome = board.outcome(claim_draw=False)
+            # A draw that could be claimed counts as one: `selfplay_uci.py` claims it at once.
+            outcome = board.outcome(claim_draw=True)
             if outcome is not None:
                 return (0 if outcome.winner is None else 10_000 if outcome.winner == color else -10_000), None
             # An engine stopped by the node budget before it finished a first iteration may give no score:
@@ -145,12 +151,15 @@ def main() -> int:
     stayed, big = [], []
     for path, rnd, score, rows in judged:
         mark = "-"
-        for i, (ply, pieces, _, _, _, _) in enumerate(rows):
-            if all(r[3] <= STAYS for r in rows[i:]):
-                mark = f"ply {ply}, {pieces} pieces"
-                if score == 0:
-                    stayed.append((ply, pieces))
-                break
+        if rows and rows[0][2] <= STAYS and all(r[3] <= STAYS for r in rows):
+            mark = "before the first judged move"
+        else:
+            for i, (ply, pieces, _, _, _, _) in enumerate(rows):
+                if all(r[3] <= STAYS for r in rows[i:]):
+                    mark = f"ply {ply}, {pieces} pieces"
+                    if score == 0:
+                        stayed.append((ply, pieces))
+                    break
         print(f"{path} round {rnd}: scored {score:g}; at {STAYS} or below from {mark}")
         for ply, pieces, e0, e1, san, best in rows:
             if e0 <= LOST:
@@ -167,10 +176,13 @@ def main() -> int:
     if stayed:
         median_ply = statistics.median(p for p, _ in stayed)
         median_pieces = statistics.median(n for _, n in stayed)
+        early = sum(1 for p, _ in stayed if p <= 30)
+        crowded = sum(1 for _, n in stayed if n >= 24)
         print(f"lost games: {len(stayed)}, at {STAYS} or below for good from ply {median_ply:g} (median), "
-              f"{median_pieces:g} pieces")
+              f"{median_pieces:g} pieces; by ply 30: {early}; with 24 pieces or more: {crowded}")
     print(f"moves losing {BIG} cp or more from a position above {LOST}: {len(big)}")
-    for loss, path, rnd, ply, san, best, e0, e1 in sorted(big, key=lambda b: (-b[0], b[1], b[2], b[3]))[: args.list]:
+    order = lambda b: (-b[0], b[1], int(b[2]) if b[2].isdigit() else 0, b[2], b[3])  # noqa: E731
+    for loss, path, rnd, ply, san, best, e0, e1 in sorted(big, key=order)[: args.list]:
         print(f"  {path} round {rnd} ply {ply}: {san} ({e0} -> {e1}), the judge preferred {best}")
     return 0
 

@@ -72,8 +72,9 @@ pub fn member_example(package: &str, name: &str) -> PathBuf {
     path
 }
 
-/// The crates whose sources the examples are built from, besides the facade.
-const EXAMPLE_CRATES: [&str; 8] = [
+/// The folders of the crates whose sources the tests' examples are built from, besides the facade: its
+/// dependencies, and the members whose examples the tests run (`relay_load`, `tune`, `pgn_shakmaty`).
+const EXAMPLE_CRATES: [&str; 10] = [
     "tesseract-board",
     "tesseract-movegen",
     "tesseract-search",
@@ -82,6 +83,8 @@ const EXAMPLE_CRATES: [&str; 8] = [
     "tesseract-tactoe",
     "tesseract-uci",
     "tesseract-tablebase",
+    "tesseract-relay",
+    "benches",
 ];
 
 /// Whether the file at `path` was last written before a source an example is built from: a `.rs` file under
