@@ -11,8 +11,9 @@ both names hold it is an error), passes over the first `--skip-plies` plies (the
 64 MB of hash, a fresh process for each game, so each game's figures depend on it alone) for its score
 before and after each of the engine's moves, from the engine's side, mates counted as ±10,000 and every
 score clamped to ±1,000 centipawns; a position the game's rules end, or where a draw can be claimed, is
-scored by them (mated −10,000, drawn 0), not asked (a judge that gives no score at the budget, stopped inside its first
-iteration, is asked again with four and sixteen times the budget). A move's loss is the fall of that score. Prints:
+scored by them (mated −10,000, drawn 0), not asked (a judge that gives no score at the budget, stopped
+inside its first iteration, is asked again with four and sixteen times the budget). A move's loss is the
+fall of that score. Prints:
 
 - a line a game: its file and round, the engine's result, and the ply from which Stockfish's score stayed
   at −150 or below to the end (`-` when it never did), with the pieces on the board there (`before the
@@ -27,6 +28,7 @@ iteration, is asked again with four and sixteen times the budget). A move's loss
   largest with the move Stockfish preferred.
 
 `--jobs N` judges N games at a time (a Stockfish process each); the output does not depend on N.
+A reader that goes away (`| head -1`) ends it quietly with exit code 141.
 `--stockfish` may name any UCI engine that searches to a node budget (CI judges with `tesseract-uci`).
 Needs python-chess (`pip install chess`).
 """
@@ -39,6 +41,8 @@ import sys
 import chess
 import chess.engine
 import chess.pgn
+
+from selfplay_uci import OPENING_PLIES, run_main
 
 CLAMP = 1000
 LOST = -600
@@ -83,7 +87,8 @@ def read_games(paths, engine: str):
                     continue
                 score = points if color == chess.WHITE else 1 - points
                 if score < 1:
-                    games.append((path, game.headers.get("Round", "?"), color, score, game.board(), list(game.mainline_moves())))
+                    moves = list(game.mainline_moves())
+                    games.append((path, game.headers.get("Round", "?"), color, score, game.board(), moves))
     return games, played
 
 
@@ -131,7 +136,9 @@ def main() -> int:
     parser.add_argument("--engine", default="tesseract", help="a part of the engine's player name")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--nodes", type=int, default=150_000)
-    parser.add_argument("--skip-plies", type=int, default=4, help="plies at the start not judged (random ones)")
+    parser.add_argument(
+        "--skip-plies", type=int, default=OPENING_PLIES, help="plies at the start not judged (random ones)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--list", type=int, default=20, help="how many of the large losses to list")
     args = parser.parse_args()
@@ -188,4 +195,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)
