@@ -123,7 +123,7 @@ bash scripts/bevy.sh
 step "scripts/test_selfplay_uci.py: selfplay_uci.py's summary line (a one-sided bound for all wins or all losses, the exact interval for all draws)"
 python3 scripts/test_selfplay_uci.py
 
-step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960); rate_uci.py and where_lost.py read committed games"
+step "scripts/selfplay_uci.py (the equal-nodes match of tesseract-search's README) plays four short games (chess and Chess960); rate_uci.py and where_lost.py read committed games; label_samples.py labels tuning samples"
 selfplay=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --b target/ci/tesseract-uci --games 4 --nodes 2000)
 echo "$selfplay" | tail -n 1
 echo "$selfplay" | grep -Eq '^A vs B: \+[0-9]+ =[0-9]+ -[0-9]+ score [0-9.]+% Elo'
@@ -183,6 +183,31 @@ for bad in "--engine tesseract tesseract-uci/data/calibration-2d-search/master_e
     if python3 scripts/where_lost.py --stockfish target/ci/tesseract-uci $bad 2>/dev/null; then
         echo "where_lost.py accepted $bad"; exit 1
     elif [ $? -ne 2 ]; then echo "where_lost.py: $bad did not exit with status 2"; exit 1; fi
+done
+# scripts/label_samples.py labels tuning samples by a judge (tesseract-uci here, Stockfish for the fit of
+# tesseract-search's README): the same lines whatever --jobs, every result a fraction from 0 to 1 beside its
+# position, a weight of 0 leaving the results as they were, and the tuner reads the labels.
+target/ci/examples/tune --start classic --games 4 --nodes 300 --random-plies 6 --skip 10 --every 4 --passes 0 \
+    --only value --write-samples target/label-in.txt >/dev/null
+label() { python3 scripts/label_samples.py --engine target/ci/tesseract-uci --nodes 2000 "$@" 2>target/label.err \
+    || { echo "label_samples.py $*: exit $?"; cat target/label.err; exit 1; }; }
+label target/label-in.txt target/label-1.txt
+label --jobs 2 target/label-in.txt target/label-2.txt
+cmp target/label-1.txt target/label-2.txt || { echo "label_samples.py: --jobs 2 labelled otherwise"; exit 1; }
+[ "$(cut -d' ' -f2- target/label-1.txt)" = "$(cut -d' ' -f2- target/label-in.txt)" ] \
+    && [ "$(wc -l < target/label-1.txt)" -ge 10 ] \
+    && ! grep -Evq '^(0\.[0-9]{4}|1\.0000) ' target/label-1.txt \
+    && [ "$(cut -d' ' -f1 target/label-1.txt | sort -u | wc -l)" -ge 5 ] \
+    || { echo "label_samples.py: the labels"; head -n 3 target/label-1.txt; exit 1; }
+label --weight 0 target/label-in.txt target/label-0.txt
+[ "$(awk '{ printf "%g\n", $1 }' target/label-0.txt)" = "$(cut -d' ' -f1 target/label-in.txt)" ] \
+    || { echo "label_samples.py: --weight 0 changed a result"; exit 1; }
+fitted=$(target/ci/examples/tune --start classic --passes 1 --only value --samples target/label-1.txt)
+echo "$fitted" | grep '^samples ' >/dev/null || { echo "tune: the labelled samples were not read"; exit 1; }
+for bad in "--engine no-such-engine target/label-in.txt target/label-x.txt" "--engine target/ci/tesseract-uci scripts/test.sh target/label-x.txt"; do
+    if python3 scripts/label_samples.py $bad 2>/dev/null; then
+        echo "label_samples.py accepted $bad"; exit 1
+    elif [ $? -ne 2 ]; then echo "label_samples.py: $bad did not exit with status 2"; exit 1; fi
 done
 # A UCI option the engine does not have is refused before any game, with exit status 2.
 if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \

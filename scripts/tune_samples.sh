@@ -15,12 +15,7 @@ threads=${2:-2}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
-cargo build --release -p tesseract-search --example tune
-tune=target/release/examples/tune
-run() { # start, games, seed, file
-    "$tune" --start "$1" --games "$2" --nodes 3000 --seed "$3" --random-plies 6 --skip 10 --every 1 \
-        --threads "$threads" --passes 0 --only value --write-samples "$4" | grep "^games"
-}
+source scripts/tune_games.sh
 run classic 4000 1 "$out/classic.txt"
 run classic 500 2 "$out/check-classic.txt"
 for n in $(seq 0 32 928); do

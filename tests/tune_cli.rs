@@ -119,8 +119,14 @@ fn samples_are_written_and_fitted_again() {
     let cube = tesseract::board::start::by_name("raumschach").unwrap();
     std::fs::write(&raumschach, format!("0.5 {}\n", cube.fen())).unwrap();
     let long = "1 ".repeat(5000);
-    let cases: [(&[u8], &str); 7] = [
-        (b"2 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"2\""),
+    let cases: [(&[u8], &str); 10] = [
+        (b"2 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"2\" is not a number from 0 to 1"),
+        (
+            b"0.25 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n1.5 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n",
+            "line 2: the result \"1.5\"",
+        ),
+        (b"-0.1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"-0.1\""),
+        (b"NaN 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 1: the result \"NaN\""),
         (b"1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n1 not a position\n", "line 2: the position"),
         (b"# a comment\n\n1 4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1\n", "line 3: the position is no sample"),
         ("1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1 \u{fffd}\n".as_bytes(), "line 1: the position"),

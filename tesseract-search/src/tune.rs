@@ -1,6 +1,8 @@
 //! Texel tuning of the evaluation's weights: a logistic fit of the static evaluation to game results.
 //!
-//! Each [`Sample`] is a quiet position from a played game and the game's result for White (1, ½ or 0).
+//! Each [`Sample`] is a quiet position from a played game and the game's result for White (1, ½ or 0), or
+//! an expected score between them (a stronger engine's judgement of the position:
+//! `scripts/label_samples.py`).
 //! The fit minimises the mean squared error between the results and `σ(k · eval / 400)`, `σ(x) = 1 / (1 +
 //! 10^−x)`, where `eval` is the static evaluation under the weights tried ([`Evaluator`]): in each pass,
 //! the scale `k` under the current weights ([`fit_scale`]), then each parameter in turn
@@ -45,7 +47,7 @@ use tesseract_movegen::Legal;
 pub struct Sample {
     /// The position.
     pub position: Position,
-    /// The game's result for White: 1 a win, 0.5 a draw, 0 a loss.
+    /// The game's result for White: 1 a win, 0.5 a draw, 0 a loss (or an expected score between them).
     pub result: f64,
 }
 
@@ -96,9 +98,9 @@ pub fn samples_of_game(game: &Game, result: f64, skip: usize, every: usize) -> V
 /// The longest line of a samples file [`read_samples`] reads: 4 KiB, several times a 4D position's text.
 pub const MAX_SAMPLE_LINE: usize = 4 << 10;
 
-/// Writes `samples` as text, one a line: the result for White (`1`, `0.5` or `0`), a space, and the
-/// position's FEN (TFEN on other boards), which [`read_samples`] reads back (a sample whose result is none
-/// of the three is written, but not read back). A run's samples can so be
+/// Writes `samples` as text, one a line: the result for White (`1`, `0.5`, `0` or a fraction), a space,
+/// and the position's FEN (TFEN on other boards), which [`read_samples`] reads back (a sample whose result
+/// is outside 0 to 1 is written, but not read back). A run's samples can so be
 /// kept and fitted again without replaying its games.
 ///
 /// # Errors
@@ -114,6 +116,9 @@ pub const MAX_SAMPLE_LINE: usize = 4 << 10;
 /// assert_eq!(text, b"1 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n");
 /// let back = read_samples(&text[..])?;
 /// assert_eq!((back[0].position.fen(), back[0].result), (pos.fen(), 1.0));
+/// // An expected score (a judge's, as `scripts/label_samples.py` writes) reads as it is.
+/// let judged = read_samples(&b"0.8125 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1\n"[..])?;
+/// assert_eq!(judged[0].result, 0.8125);
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_samples(out: &mut impl Write, samples: &[Sample]) -> io::Result<()> {
@@ -139,13 +144,14 @@ pub enum SamplesError {
     Io(#[from] io::Error),
 }
 
-/// Reads samples written by [`write_samples`]: one a line, the result (`1`, `0.5` or `0`), a space, the
+/// Reads samples written by [`write_samples`]: one a line, the result (`1`, `0.5`, `0`, or an expected
+/// score between 0 and 1), a space, the
 /// position's text; empty lines, lines starting with `#` and a byte-order mark at the start are skipped. Every position must be a sample
 /// ([`Sample::of`]: not in check, pawns on both sides) on the first one's board.
 ///
 /// # Errors
 /// [`SamplesError::Line`] for the first line that is not a sample (longer than [`MAX_SAMPLE_LINE`], not
-/// UTF-8, a result that is none of the three, a position text that does not read, a position that is no
+/// UTF-8, a result that is no number from 0 to 1, a position text that does not read, a position that is no
 /// sample, a board other than the first line's), [`SamplesError::Io`] for an error of reading.
 pub fn read_samples(mut input: impl BufRead) -> Result<Vec<Sample>, SamplesError> {
     let mut samples: Vec<Sample> = Vec::new();
@@ -167,11 +173,10 @@ pub fn read_samples(mut input: impl BufRead) -> Result<Vec<Sample>, SamplesError
             continue;
         }
         let (result, fen) = text.split_once(' ').unwrap_or((text, ""));
-        let result = match result {
-            "1" => 1.0,
-            "0.5" => 0.5,
-            "0" => 0.0,
-            _ => return Err(bad(format!("the result {result:?} is none of 1, 0.5 and 0"))),
+        // A game's result, or an expected score between them (`scripts/label_samples.py` writes those).
+        let result = match result.parse::<f64>() {
+            Ok(r) if (0.0..=1.0).contains(&r) => r,
+            _ => return Err(bad(format!("the result {result:?} is not a number from 0 to 1"))),
         };
         let pos = Position::from_fen(fen.trim()).map_err(|e| bad(format!("the position {fen:?}: {e}")))?;
         if let Some(first) = samples.first()
