@@ -15,7 +15,7 @@
 //!    steeply near the promotion cell, more in the endgame.
 //! 5. **King safety**: every cell a knight or slider attacks in the enemy king's zone (the cells one king
 //!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (in 4D queen 4, rook 3, others 2; on
-//!    8×8, fitted, queen 28, rook 15, bishop 13, knight 16); the king's
+//!    8×8, fitted, queen 29, rook 16, bishop 20, knight 16); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
 //! 6. **Passed pawns**: a pawn that no enemy pawn can block or capture on its way to promotion earns a
@@ -48,12 +48,14 @@
 //!
 //! # Material
 //!
-//! Classic chess has the values fitted by the tuner (`tune`) to the results of the engine's games, with the
-//! pawn as the unit: pawn 100, knight 455, bishop 485, rook 820, queen 1610 (the classic 320, 330, 500
-//! and 900 until fitted values played better in matches: 470, 485, 805 and 1585 fitted alone, then these
-//! with every other weight; tesseract-search's README, "Pawn structure and the fitted values (2D),
-//! measured", "The other 8×8 weights, fitted again" and "Threats (2D), fitted and measured"). A pawn also earns its advance (up to 192 more in
-//! the middlegame and 131 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
+//! Classic chess has the values fitted by the tuner (`tune`) to Stockfish's judgement of the engine's
+//! positions, with the pawn as the unit: pawn 100, knight 440, bishop 485, rook 785, queen 1540 (the
+//! classic 320, 330, 500 and 900 until fitted values played better in matches: 470, 485, 805 and 1585
+//! fitted alone to the results of the engine's games, then 455, 485, 820 and 1610 with every other
+//! weight; tesseract-search's README, "Pawn structure and the fitted values (2D), measured", "The other
+//! 8×8 weights, fitted again", "Threats (2D), fitted and measured" and "Fitted to Stockfish's judgement
+//! (2D)"). A pawn also earns its advance (up to 146 more in
+//! the middlegame and 110 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
 //! piece-square corrections then add a middlegame and an endgame value by square.
 //!
 //! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
@@ -93,7 +95,7 @@ use tesseract_board::{Cell, Color, Position, Role, Shape};
 pub const VALUES_4D: [i32; 9] = [0, 1210, 325, 455, 425, 460, 170, 100, 100];
 
 /// Piece values in centipawns in classic chess and Chess960, indexed by [`Role::index`].
-pub const VALUES_2D: [i32; 9] = [0, 1610, 820, 485, 455, 0, 0, 100, 0];
+pub const VALUES_2D: [i32; 9] = [0, 1540, 785, 485, 440, 0, 0, 100, 0];
 
 /// The value of a piece in centipawns on a board of `dims` axes.
 ///
@@ -101,7 +103,7 @@ pub const VALUES_2D: [i32; 9] = [0, 1610, 820, 485, 455, 0, 0, 100, 0];
 /// ```
 /// use tesseract_board::Role;
 /// use tesseract_search::eval::piece_value;
-/// assert_eq!(piece_value(2, Role::Rook), 820);
+/// assert_eq!(piece_value(2, Role::Rook), 785);
 /// assert_eq!(piece_value(4, Role::Queen), 1210);
 /// ```
 pub fn piece_value(dims: usize, role: Role) -> i32 {
@@ -222,99 +224,101 @@ const WEIGHTS_4D: Weights = Weights {
 
 const WEIGHTS_2D: Weights = Weights {
     values: VALUES_2D,
-    // Fitted by the tuner (all but the pawn's value and the piece-square corrections, 3 passes) with the
-    // threat terms: tesseract-search's README, "Threats (2D), fitted and measured".
+    // Fitted by the tuner (all but the pawn's value and the piece-square corrections, 4 passes) to
+    // Stockfish's judgement of the engine's positions (`scripts/label_samples.py`): tesseract-search's
+    // README, "Fitted to Stockfish's judgement (2D)".
     //        K         Q        R        B        N        U       D       P       -
-    centre: [(-33, 18), (-2, 6), (-4, 10), (2, 3), (15, 1), (0, 0), (0, 0), (1, 1), (0, 0)],
-    mobility: [(0, 0), (4, 19), (4, 10), (10, 14), (4, 11), (0, 0), (0, 0), (0, 0), (0, 0)],
-    advance: [(0, 0), (11, 14), (14, 16), (14, 29), (-5, 97), (192, 131), (90, 160), (110, 200)],
-    attack: [0, 28, 15, 13, 15, 0, 0, 0, 0],
-    shelter: 6,
-    tempo: 12,
-    passed: [(-1, 44), (7, 20), (-14, 66), (-2, 112), (68, 115), (81, 142), (80, 160), (100, 200)],
-    passed_king: (12, 5),
-    unstoppable: 311,
-    bishop_pair: (67, 51),
-    protected: (2, 10),
-    doubled: (0, -4),
-    isolated: (-10, -24),
-    rook_line: [(20, 28), (51, 23)],
-    threat_pawn: [(0, 0), (49, 45), (47, 50), (52, 49), (80, 36), (0, 0), (0, 0), (0, 0), (0, 0)],
-    threat_piece: [(0, 0), (80, 32), (101, 47), (45, 53), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    centre: [(-22, 19), (-1, 11), (2, 4), (0, -1), (19, 2), (0, 0), (0, 0), (14, 1), (0, 0)],
+    mobility: [(0, 0), (4, 17), (7, 5), (12, 10), (4, 9), (0, 0), (0, 0), (0, 0), (0, 0)],
+    advance: [(0, 0), (-15, 2), (3, 0), (25, 11), (13, 45), (146, 110), (90, 160), (110, 200)],
+    attack: [0, 29, 16, 20, 16, 0, 0, 0, 0],
+    shelter: 16,
+    tempo: 37,
+    passed: [(-30, 64), (5, 12), (-59, 66), (-43, 89), (63, 113), (84, 132), (80, 160), (100, 200)],
+    passed_king: (11, 5),
+    unstoppable: 64,
+    bishop_pair: (105, 43),
+    protected: (14, 9),
+    doubled: (-35, -17),
+    isolated: (-13, -18),
+    rook_line: [(23, 23), (54, 4)],
+    threat_pawn: [(0, 0), (68, 29), (107, 92), (88, 73), (88, 37), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_piece: [(0, 0), (97, 28), (105, 47), (75, 59), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     square: SQUARES_2D,
 };
 
 /// The 8×8 piece-square corrections of [`Weights::square`] (the engine's): fitted by the `tune` example
-/// (`--squares --ridge 3e-7 --epochs 150`) to the samples of `scripts/tune_samples.sh` (tesseract-search's
-/// README, "Piece-square corrections (2D), fitted and measured").
+/// (`--squares --ridge 1e-8 --epochs 150`, after the other weights) to Stockfish's judgement of the
+/// engine's positions (tesseract-search's README, "Fitted to Stockfish's judgement (2D)"; the first fit,
+/// to game results: "Piece-square corrections (2D), fitted and measured").
 #[rustfmt::skip]
 const SQUARES_2D: [[(i32, i32); SQUARE_SLOTS]; 9] = [
     // King: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (4, 1), (9, 1), (0, -3), (-8, -7),
-        (2, 1), (4, 2), (-1, -1), (-5, -2),
-        (0, 0), (0, 0), (0, 0), (-1, -1),
-        (0, 0), (0, 1), (-1, -2), (0, 1),
-        (0, 0), (0, 1), (0, 2), (0, 1),
-        (0, 1), (0, 2), (0, 1), (0, 1),
-        (0, 0), (0, 0), (0, 0), (0, 0),
-        (0, 0), (0, 0), (0, 0), (0, 0),
+        (2, -19), (9, -4), (0, -25), (10, -34),
+        (0, -7), (8, 3), (-4, -5), (-5, -9),
+        (-4, 11), (4, -8), (-9, 1), (-6, -15),
+        (-5, -11), (-2, 7), (-3, -25), (0, -10),
+        (-5, -11), (1, 15), (0, 5), (1, 7),
+        (-1, 7), (1, 21), (4, 31), (1, 29),
+        (0, -1), (2, 11), (1, 9), (2, 14),
+        (0, -1), (0, 1), (0, 3), (1, 8),
     ],
     // Queen: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (0, 0), (0, 0), (-3, -1), (-6, -2),
-        (1, 0), (-3, -1), (2, 0), (-1, -1),
-        (-2, 0), (-2, 0), (1, 0), (3, 0),
-        (0, 0), (1, 0), (0, 0), (0, 0),
-        (0, 0), (1, 0), (1, 0), (1, 1),
-        (0, 0), (2, 1), (2, 1), (1, 0),
-        (0, 0), (1, 1), (1, 0), (0, 0),
-        (0, 0), (0, 0), (0, 0), (0, 0),
+        (-5, -3), (-10, -10), (8, -8), (7, -14),
+        (-7, 0), (7, -2), (12, 2), (8, -9),
+        (-26, -6), (-5, 10), (0, -4), (1, -5),
+        (0, 1), (-13, -3), (-14, 0), (-5, -3),
+        (19, 8), (-6, 3), (5, 4), (-4, 5),
+        (-10, 5), (3, -1), (14, 7), (-22, -3),
+        (4, 1), (4, 2), (9, 6), (1, 4),
+        (15, 5), (0, 2), (5, 1), (0, -1),
     ],
     // Rook: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (-7, -5), (0, -1), (12, 2), (-2, -3),
-        (-5, -2), (-1, 0), (0, -1), (-1, 0),
-        (-3, -3), (-2, 0), (0, 0), (-3, -2),
-        (0, 0), (1, 1), (0, 1), (-1, -1),
-        (0, 1), (1, 1), (1, 1), (2, 2),
-        (2, 1), (1, 2), (2, 2), (0, 1),
-        (1, 3), (1, 2), (2, 2), (0, 0),
-        (1, 1), (0, 1), (0, 0), (0, 0),
+        (-22, -9), (-12, 1), (10, -19), (14, -24),
+        (-31, 1), (-9, 2), (-28, -11), (-6, -10),
+        (-13, -14), (-11, -9), (0, -12), (-16, -4),
+        (-6, 10), (-6, 0), (-30, -2), (-13, -9),
+        (-8, 16), (3, 4), (-2, -2), (-7, 2),
+        (4, 30), (5, 20), (2, 7), (11, 17),
+        (14, 29), (9, 22), (21, 20), (18, 25),
+        (10, 16), (7, 26), (6, 13), (3, 1),
     ],
     // Bishop: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (-2, -4), (2, 0), (-10, -4), (0, -2),
-        (2, 0), (6, 2), (0, 0), (0, 1),
-        (-1, 0), (2, 0), (3, 0), (3, 1),
-        (0, 0), (1, 1), (3, 2), (6, 2),
-        (-1, 0), (3, 0), (2, 2), (4, 4),
-        (0, 0), (-1, 0), (1, 0), (1, 0),
-        (1, 0), (1, 0), (0, 0), (0, 0),
-        (0, 0), (0, 0), (0, 0), (0, 0),
+        (8, -53), (20, -19), (-12, -3), (-2, -13),
+        (17, -8), (24, -12), (8, -18), (-2, -14),
+        (-14, -2), (2, 6), (6, -8), (-8, 7),
+        (8, -2), (-5, -6), (-9, 15), (9, -4),
+        (-8, -7), (19, 10), (10, -13), (40, 2),
+        (-8, 1), (6, 9), (10, -1), (10, 2),
+        (-16, -8), (-7, 9), (-25, 1), (-10, 9),
+        (-10, 1), (0, 1), (-9, -1), (-4, -2),
     ],
     // Knight: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (-1, -1), (-1, -1), (-4, -1), (-5, -2),
-        (-1, -1), (-1, -1), (-2, -3), (-7, -3),
-        (-1, -1), (-1, -1), (-5, -3), (-1, -2),
-        (0, -1), (0, -1), (2, -1), (-2, -1),
-        (-1, 0), (1, 1), (7, 1), (7, 2),
-        (-1, -1), (0, -1), (2, 1), (1, 0),
-        (0, 0), (0, 0), (0, 0), (0, 0),
-        (0, 0), (0, 0), (0, 0), (0, 0),
+        (6, -4), (2, -12), (10, -17), (3, -12),
+        (-16, -6), (9, -4), (6, -19), (2, -14),
+        (-8, -2), (4, -3), (-3, -16), (-4, -9),
+        (-9, -6), (11, -3), (0, -2), (-12, 4),
+        (12, 2), (13, 15), (25, 1), (-3, 11),
+        (-9, -10), (16, 8), (12, 15), (9, 14),
+        (-19, -12), (-10, -3), (5, 0), (3, 5),
+        (-13, -10), (1, -1), (-6, -1), (-2, -2),
     ],
     [(0, 0); SQUARE_SLOTS], // Unicorn
     [(0, 0); SQUARE_SLOTS], // Dragon
     // YPawn: ranks 1 to 8, files a to d (e to h their mirrors).
     [
         (0, 0), (0, 0), (0, 0), (0, 0),
-        (5, 0), (3, 2), (0, 7), (2, 6),
-        (4, 0), (3, 8), (0, 0), (-4, 5),
-        (-3, 1), (-5, -3), (-4, -3), (-2, -5),
-        (-7, 3), (-2, 0), (-2, -1), (-1, -11),
-        (-4, 1), (2, 2), (-1, 0), (1, 0),
-        (1, 1), (1, 2), (0, -1), (0, 1),
+        (-3, 15), (11, 9), (-2, 31), (-13, 18),
+        (-1, 13), (5, 0), (-3, 9), (-10, 8),
+        (-22, 14), (-23, 20), (8, -3), (2, -12),
+        (-12, 0), (-11, 20), (7, -7), (7, -5),
+        (-4, 5), (24, -15), (1, 24), (-1, -21),
+        (-7, -21), (6, 23), (7, -8), (-3, -3),
         (0, 0), (0, 0), (0, 0), (0, 0),
     ],
     [(0, 0); SQUARE_SLOTS], // WPawn
@@ -341,7 +345,7 @@ impl Weights {
     /// ```
     /// use tesseract_board::Role;
     /// use tesseract_search::eval::Weights;
-    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 820);
+    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 785);
     /// ```
     pub fn of(dims: usize) -> Weights {
         if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
@@ -467,7 +471,7 @@ impl Weights {
     /// use tesseract_board::Shape;
     /// use tesseract_search::eval::Weights;
     /// let text = Weights::of(2).to_text(Shape::CHESS);
-    /// assert!(text.starts_with("value.Queen 1610\nvalue.Rook 820\n"));
+    /// assert!(text.starts_with("value.Queen 1540\nvalue.Rook 785\n"));
     /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
     /// ```
     pub fn to_text(&self, shape: Shape) -> String {
