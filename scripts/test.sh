@@ -156,7 +156,8 @@ labels=$(grep -o 'Tier::[A-Za-z]*, [0-9]*)' tesseract-uci/src/engine.rs | head -
     || { echo "UCI_Elo labels ($labels) are not the measured ratings ($measured)"; exit 1; }
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
 # as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
-# at -150 or below for good (each ends in mate), and the three phases.
+# (each ends in mate) mostly found at -150 or below for good (how many depends on the judge's evaluation
+# at 500 nodes: 17 by a9b5960's, 16 by f63b396's), and the three phases.
 judged=$(python3 scripts/where_lost.py --stockfish target/ci/tesseract-uci --engine Tier=expert --nodes 500 \
     --list 2 --jobs 2 tesseract-uci/data/calibration-2d-search/master_expert_10+0.1.pgn)
 echo "$judged" | tail -n 8
@@ -167,7 +168,7 @@ for phase in opening middlegame endgame; do
     echo "$judged" | grep -Eq "^$phase: [0-9]+ moves, [0-9]+ cp lost, [0-9.]+ a move$" \
         || { echo "where_lost.py: the $phase line"; exit 1; }
 done
-echo "$judged" | grep -Eq '^lost games: 17, at -150 or below for good from ply [0-9.]+ \(median\), [0-9.]+ pieces; by ply 30: [0-9]+; with 24 pieces or more: [0-9]+$' \
+echo "$judged" | grep -Eq '^lost games: 1[5-7], at -150 or below for good from ply [0-9.]+ \(median\), [0-9.]+ pieces; by ply 30: [0-9]+; with 24 pieces or more: [0-9]+$' \
     || { echo "where_lost.py: the lost games' line"; exit 1; }
 # A reader that has gone away (`true` reads nothing and ends at once, long before the judging ends): quiet,
 # exit code 141, as after `| head -1`.
