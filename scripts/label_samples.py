@@ -14,7 +14,8 @@ position it scores 4.5 pawns up at 1000 wins in 1000) and so tells large advanta
 these fractions as it fits it to results; a fraction is the average result the engine expects, so the
 fit learns the engine's judgement of each position instead of the outcome of one noisy game.
 
-One thread and 16 MB of hash for the engine where it has such options (and `--option`'s); `--jobs N` runs N engines on
+OUT must be a new or regular file in a folder that is there (a symlink, FIFO or folder is refused before any
+work, and nothing is replaced). One thread and 16 MB of hash for the engine where it has such options (and `--option`'s); `--jobs N` runs N engines on
 parts of the file; the output is in the input's order and does not depend on N (each position is
 searched alone from a cleared table, with one thread). Needs python-chess (`pip install chess`). Errors
 (a line that is no sample, an engine that will not start or gives no score) exit with code 2.
@@ -22,6 +23,8 @@ searched alone from a cleared table, with one thread). Needs python-chess (`pip 
 
 import argparse
 import multiprocessing
+import os
+import stat
 import sys
 
 import chess
@@ -75,6 +78,16 @@ def label(job) -> list:
     return out
 
 
+def check_output(path: str) -> None:
+    """Refuses, before any work, an output path that is not a new or regular file in a folder that is
+    there: a symlink, a FIFO, a device or a folder is never written through or replaced."""
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise ValueError(f"{path}: not a regular file (a symlink, folder, FIFO or device is not written)")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise ValueError(f"{path}: the folder {folder} is not there")
+
+
 def read(path: str) -> list:
     """The samples of `path` as (line number, result, FEN); ValueError for a line that is no sample."""
     rows = []
@@ -110,6 +123,7 @@ def main() -> int:
         parser.error("--nodes and --jobs must be at least 1, --weight within 0 to 1")
     try:
         options = engine_options(args.option)
+        check_output(args.output)
         rows = read(args.input)
         size = max(1, min(500, len(rows) // (4 * args.jobs) + 1))
         jobs = [

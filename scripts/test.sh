@@ -205,6 +205,16 @@ label --weight 0 target/label-in.txt target/label-0.txt
     || { echo "label_samples.py: --weight 0 changed a result"; exit 1; }
 fitted=$(target/ci/examples/tune --start classic --passes 1 --only value --samples target/label-1.txt)
 echo "$fitted" | grep '^samples ' >/dev/null || { echo "tune: the labelled samples were not read"; exit 1; }
+# An output that is a symlink, a FIFO or in a missing folder is refused before any work; nothing is replaced.
+rm -rf target/label-paths && mkdir target/label-paths && echo kept > target/label-paths/target.txt
+ln -s target.txt target/label-paths/link.txt && mkfifo target/label-paths/fifo
+for out in link.txt fifo no-folder/x.txt; do
+    if python3 scripts/label_samples.py --engine target/ci/tesseract-uci target/label-in.txt "target/label-paths/$out" 2>/dev/null; then
+        echo "label_samples.py wrote $out"; exit 1
+    elif [ $? -ne 2 ]; then echo "label_samples.py: $out did not exit with status 2"; exit 1; fi
+done
+[ "$(cat target/label-paths/target.txt)" = kept ] && [ -L target/label-paths/link.txt ] && [ -p target/label-paths/fifo ] \
+    || { echo "label_samples.py changed a path it refused"; exit 1; }
 for bad in "--engine no-such-engine target/label-in.txt target/label-x.txt" "--engine target/ci/tesseract-uci scripts/test.sh target/label-x.txt"; do
     if python3 scripts/label_samples.py $bad 2>/dev/null; then
         echo "label_samples.py accepted $bad"; exit 1
