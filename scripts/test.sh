@@ -157,7 +157,7 @@ labels=$(grep -o 'Tier::[A-Za-z]*, [0-9]*)' tesseract-uci/src/engine.rs | head -
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
 # as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
 # (each ends in mate) mostly found at -150 or below for good (how many depends on the judge's evaluation
-# at 500 nodes: 17 by a9b5960's, 16 by f63b396's), and the three phases.
+# at 500 nodes: 17 by a9b5960's, 16 by f63b396's and by the king's cover's), and the three phases.
 judged=$(python3 scripts/where_lost.py --stockfish target/ci/tesseract-uci --engine Tier=expert --nodes 500 \
     --list 2 --jobs 2 tesseract-uci/data/calibration-2d-search/master_expert_10+0.1.pgn)
 echo "$judged" | tail -n 8

@@ -218,6 +218,22 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     assert_ne!(before_sf.square, own.square);
     assert_ne!(before_sf.threat_pawn, own.threat_pawn);
     assert_ne!(before_sf.tempo, own.tempo);
+    // The engine before the king's cover, unsafe mobility and blocked passed pawns (fcf8051's): those terms
+    // at 0, and other weights than the engine's in every group, the piece-square corrections too.
+    let before_cover = read("2d-before-cover.txt");
+    let no_cover = |w: Weights| Weights {
+        mobility_unsafe: [(0, 0); 9],
+        shield: [0, 0],
+        king_open_file: 0,
+        passed_blocked: (0, 0),
+        ..w
+    };
+    assert_eq!(before_cover, no_cover(before_cover));
+    assert_ne!(own, no_cover(own));
+    assert_ne!(before_cover.values, own.values);
+    assert_ne!(before_cover.square, own.square);
+    assert_ne!(before_cover.threat_pawn, own.threat_pawn);
+    assert_ne!(before_cover, before_sf);
     // The engine before the threat terms (8d363eb's): a9b5960's piece-square corrections, no threats.
     let no_threats = |w: Weights| Weights { threat_pawn: [(0, 0); 9], threat_piece: [(0, 0); 9], ..w };
     let before_threats = read("2d-before-threats.txt");
@@ -240,7 +256,8 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
         let text = std::fs::read_to_string(dir.join(&file)).unwrap();
         let lines = text.lines().filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty()).count();
         assert_eq!(lines, names, "{file}");
-        if file != "2d-threats-start.txt" && file != "2d-before-sf.txt" {
+        assert_eq!(read(&file), no_cover(read(&file)), "{file}: none of the cover, unsafe mobility or blocked pawns");
+        if !["2d-threats-start.txt", "2d-before-sf.txt", "2d-before-cover.txt"].contains(&file.as_str()) {
             assert_eq!(read(&file), no_threats(read(&file)), "{file}: no threats before them");
         }
     }

@@ -1,11 +1,12 @@
 //! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
-//! The score is the sum, for White minus for Black, of eight terms, each with a middlegame and an endgame
+//! The score is the sum, for White minus for Black, of nine terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
 //!
 //! 1. **Material** ([`piece_value`]); see the table and its derivation below.
 //! 2. **Mobility**: for every knight and slider, the cells it could move to (empty or enemy), found by
-//!    walking its rays in the padded mailbox, minus half its average empty-board mobility, times a weight.
+//!    walking its rays in the padded mailbox, minus half its average empty-board mobility, times a weight;
+//!    the cells an enemy pawn attacks add a second weight each ([`Weights::mobility_unsafe`]).
 //! 3. **Centrality**: `Σ min(c − 1, n − c)` over the axes of the cell (0 on a corner of the 5⁴ board, 8 in
 //!    its centre; 0 to 6 on 8×8), times a weight per piece. The king is pushed to the edge in the
 //!    middlegame and drawn to the centre in the endgame. On 8×8 boards a correction by role and square
@@ -21,7 +22,8 @@
 //! 6. **Passed pawns**: a pawn that no enemy pawn can block or capture on its way to promotion earns a
 //!    bonus rising with its advance; in the endgame, more the farther the enemy king and the nearer the
 //!    own king are from the cell in front of it, and a large bonus when the enemy has only king and pawns
-//!    and its king cannot catch it (the rule of the square). On 8×8 "passed" is the classic rule (no enemy
+//!    and its king cannot catch it (the rule of the square). A piece on the cell in front of it (blocked)
+//!    adds a weight of its own times its advance. On 8×8 "passed" is the classic rule (no enemy
 //!    pawn ahead on its file or a neighbouring one); in 4D a Y-pawn can also be stopped by the enemy
 //!    W-pawns whose paths cross its own, and the other way round (`pawn_stops`). Boards of three and
 //!    more axes share the weights measured on 5⁴.
@@ -36,6 +38,9 @@
 //!    by the piece's role ([`Weights::threat_pawn`]), and one that an enemy knight or slider worth less
 //!    attacks earns the attacker's side one for each such attacker ([`Weights::threat_piece`]), found on
 //!    the mobility term's walk. Fitted on 8×8; 0 on boards of three and more axes (not tried there).
+//! 9. **The king's cover** (boards of two axes, middlegame; `king_cover`): own pawns one or two rows in
+//!    front of the king on its file and the neighbouring ones (the shield), and those files with no own
+//!    pawn (open files by the king).
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -49,13 +54,14 @@
 //! # Material
 //!
 //! Classic chess has the values fitted by the tuner (`tune`) to Stockfish's judgement of the engine's
-//! positions, with the pawn as the unit: pawn 100, knight 440, bishop 485, rook 785, queen 1540 (the
+//! positions, with the pawn as the unit: pawn 100, knight 440, bishop 480, rook 775, queen 1495 (the
 //! classic 320, 330, 500 and 900 until fitted values played better in matches: 470, 485, 805 and 1585
 //! fitted alone to the results of the engine's games, then 455, 485, 820 and 1610 with every other
-//! weight; tesseract-search's README, "Pawn structure and the fitted values (2D), measured", "The other
-//! 8×8 weights, fitted again", "Threats (2D), fitted and measured" and "Fitted to Stockfish's judgement
-//! (2D)"). A pawn also earns its advance (up to 146 more in
-//! the middlegame and 110 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
+//! weight, then 440, 485, 785 and 1540 fitted to Stockfish's judgement; tesseract-search's README, "Pawn
+//! structure and the fitted values (2D), measured", "The other 8×8 weights, fitted again", "Threats (2D),
+//! fitted and measured", "Fitted to Stockfish's judgement (2D)" and "The king's cover, unsafe mobility
+//! and blocked passed pawns (2D)"). A pawn also earns its advance (up to 200 more in the middlegame and
+//! 86 in the endgame on the seventh rank) and, when passed, the passed-pawn terms; the
 //! piece-square corrections then add a middlegame and an endgame value by square.
 //!
 //! In 4D nobody has played enough games to know the values, so they are derived. The starting hint is each piece's average mobility on the empty 5⁴ board (RULES.md §2's
@@ -95,7 +101,7 @@ use tesseract_board::{Cell, Color, Position, Role, Shape};
 pub const VALUES_4D: [i32; 9] = [0, 1210, 325, 455, 425, 460, 170, 100, 100];
 
 /// Piece values in centipawns in classic chess and Chess960, indexed by [`Role::index`].
-pub const VALUES_2D: [i32; 9] = [0, 1540, 785, 485, 440, 0, 0, 100, 0];
+pub const VALUES_2D: [i32; 9] = [0, 1495, 775, 480, 440, 0, 0, 100, 0];
 
 /// The value of a piece in centipawns on a board of `dims` axes.
 ///
@@ -103,7 +109,7 @@ pub const VALUES_2D: [i32; 9] = [0, 1540, 785, 485, 440, 0, 0, 100, 0];
 /// ```
 /// use tesseract_board::Role;
 /// use tesseract_search::eval::piece_value;
-/// assert_eq!(piece_value(2, Role::Rook), 785);
+/// assert_eq!(piece_value(2, Role::Rook), 775);
 /// assert_eq!(piece_value(4, Role::Queen), 1210);
 /// ```
 pub fn piece_value(dims: usize, role: Role) -> i32 {
@@ -161,6 +167,17 @@ pub struct Weights {
     /// Per piece of the role that an enemy knight or slider worth less ([`Weights::values`]) attacks, each
     /// attacker counted: the attacking side's bonus.
     pub threat_piece: [(i32, i32); 9],
+    /// Per cell a knight or slider of the role could move to (counted by the mobility term) that an enemy
+    /// pawn attacks: added to the mobility weight there, so that a piece's unsafe cells count for less.
+    pub mobility_unsafe: [(i32, i32); 9],
+    /// On boards of two axes only: middlegame bonus per own pawn in front of the king, on its file or a
+    /// neighbouring one, one row ahead (`[0]`) or two (`[1]`): the pawn shield.
+    pub shield: [i32; 2],
+    /// On boards of two axes only: middlegame bonus per file among the king's and its neighbours with no
+    /// own pawn on it (a penalty when negative).
+    pub king_open_file: i32,
+    /// Per passed pawn whose cell in front holds a piece (of either color), times the pawn's steps.
+    pub passed_blocked: (i32, i32),
     /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
     /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
     /// ([`square_slot`]: from White's side, the files folded so that a and h share an entry, b and g, c
@@ -219,6 +236,11 @@ const WEIGHTS_4D: Weights = Weights {
     rook_line: [(0, 0), (0, 0)],
     threat_pawn: [(0, 0); 9],
     threat_piece: [(0, 0); 9],
+    // Not tried on boards of three and more axes (the shield and the open files count on two only).
+    mobility_unsafe: [(0, 0); 9],
+    shield: [0, 0],
+    king_open_file: 0,
+    passed_blocked: (0, 0),
     square: [[(0, 0); SQUARE_SLOTS]; 9],
 };
 
@@ -226,99 +248,106 @@ const WEIGHTS_2D: Weights = Weights {
     values: VALUES_2D,
     // Fitted by the tuner (all but the pawn's value and the piece-square corrections, 4 passes) to
     // Stockfish's judgement of the engine's positions (`scripts/label_samples.py`): tesseract-search's
-    // README, "Fitted to Stockfish's judgement (2D)".
+    // README, "Fitted to Stockfish's judgement (2D)", then again with the king's cover, the unsafe
+    // mobility and the blocked passed pawn: "The king's cover, unsafe mobility and blocked passed pawns
+    // (2D)".
     //        K         Q        R        B        N        U       D       P       -
-    centre: [(-22, 19), (-1, 11), (2, 4), (0, -1), (19, 2), (0, 0), (0, 0), (14, 1), (0, 0)],
-    mobility: [(0, 0), (4, 17), (7, 5), (12, 10), (4, 9), (0, 0), (0, 0), (0, 0), (0, 0)],
-    advance: [(0, 0), (-15, 2), (3, 0), (25, 11), (13, 45), (146, 110), (90, 160), (110, 200)],
-    attack: [0, 29, 16, 20, 16, 0, 0, 0, 0],
-    shelter: 16,
-    tempo: 37,
-    passed: [(-30, 64), (5, 12), (-59, 66), (-43, 89), (63, 113), (84, 132), (80, 160), (100, 200)],
+    centre: [(-17, 20), (3, 15), (-3, 11), (4, 0), (27, 1), (0, 0), (0, 0), (9, 3), (0, 0)],
+    mobility: [(0, 0), (7, 7), (9, 6), (14, 8), (5, 7), (0, 0), (0, 0), (0, 0), (0, 0)],
+    advance: [(0, 0), (-23, 5), (0, -3), (23, 14), (17, 42), (200, 86), (90, 160), (110, 200)],
+    attack: [0, 28, 14, 16, 16, 0, 0, 0, 0],
+    shelter: 2,
+    tempo: 38,
+    passed: [(-25, 33), (-4, 12), (-27, 44), (18, 54), (66, 109), (89, 119), (80, 160), (100, 200)],
     passed_king: (11, 5),
-    unstoppable: 64,
+    unstoppable: 405,
     bishop_pair: (105, 43),
-    protected: (14, 9),
-    doubled: (-35, -17),
-    isolated: (-13, -18),
-    rook_line: [(23, 23), (54, 4)],
-    threat_pawn: [(0, 0), (68, 29), (107, 92), (88, 73), (88, 37), (0, 0), (0, 0), (0, 0), (0, 0)],
-    threat_piece: [(0, 0), (97, 28), (105, 47), (75, 59), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    protected: (16, 11),
+    doubled: (-14, -14),
+    isolated: (-19, -18),
+    rook_line: [(9, 31), (57, 0)],
+    threat_pawn: [(0, 0), (93, 15), (107, 56), (110, 79), (119, 67), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_piece: [(0, 0), (112, 36), (102, 60), (85, 42), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    mobility_unsafe: [(0, 0), (-11, 14), (-11, -8), (-5, -1), (-16, 1), (0, 0), (0, 0), (0, 0), (0, 0)],
+    shield: [26, 12],
+    king_open_file: -26,
+    passed_blocked: (-8, -14),
     square: SQUARES_2D,
 };
 
 /// The 8×8 piece-square corrections of [`Weights::square`] (the engine's): fitted by the `tune` example
 /// (`--squares --ridge 1e-8 --epochs 150`, after the other weights) to Stockfish's judgement of the
-/// engine's positions (tesseract-search's README, "Fitted to Stockfish's judgement (2D)"; the first fit,
-/// to game results: "Piece-square corrections (2D), fitted and measured").
+/// engine's positions (tesseract-search's README, "The king's cover, unsafe mobility and blocked passed
+/// pawns (2D)" and "Fitted to Stockfish's judgement (2D)"; the first fit, to game results: "Piece-square
+/// corrections (2D), fitted and measured").
 #[rustfmt::skip]
 const SQUARES_2D: [[(i32, i32); SQUARE_SLOTS]; 9] = [
     // King: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (2, -19), (9, -4), (0, -25), (10, -34),
-        (0, -7), (8, 3), (-4, -5), (-5, -9),
-        (-4, 11), (4, -8), (-9, 1), (-6, -15),
-        (-5, -11), (-2, 7), (-3, -25), (0, -10),
-        (-5, -11), (1, 15), (0, 5), (1, 7),
-        (-1, 7), (1, 21), (4, 31), (1, 29),
-        (0, -1), (2, 11), (1, 9), (2, 14),
-        (0, -1), (0, 1), (0, 3), (1, 8),
+        (-15, -38), (13, -13), (1, -23), (6, -42),
+        (11, 0), (6, 14), (-3, 4), (-16, -3),
+        (-12, -4), (11, 0), (1, -6), (-3, -10),
+        (-8, -8), (-2, -1), (0, -17), (-1, -10),
+        (-9, -15), (1, 25), (3, -3), (-6, -5),
+        (1, 17), (2, 29), (7, 41), (-1, 2),
+        (1, 5), (3, 15), (6, 20), (4, 18),
+        (0, -4), (1, 4), (-1, -2), (1, 7),
     ],
     // Queen: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (-5, -3), (-10, -10), (8, -8), (7, -14),
-        (-7, 0), (7, -2), (12, 2), (8, -9),
-        (-26, -6), (-5, 10), (0, -4), (1, -5),
-        (0, 1), (-13, -3), (-14, 0), (-5, -3),
-        (19, 8), (-6, 3), (5, 4), (-4, 5),
-        (-10, 5), (3, -1), (14, 7), (-22, -3),
-        (4, 1), (4, 2), (9, 6), (1, 4),
-        (15, 5), (0, 2), (5, 1), (0, -1),
+        (-6, -4), (-20, -15), (13, -11), (5, -18),
+        (-16, -1), (2, -12), (9, -7), (12, -27),
+        (-27, -4), (-6, 10), (0, -8), (-12, -8),
+        (5, 4), (-6, -5), (-12, 2), (-7, -5),
+        (8, 9), (-8, 6), (-2, 4), (-11, 7),
+        (6, 10), (14, 4), (27, 10), (-1, 13),
+        (4, 1), (-7, -4), (15, 14), (-10, 3),
+        (17, 8), (1, 2), (4, 5), (6, 3),
     ],
     // Rook: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (-22, -9), (-12, 1), (10, -19), (14, -24),
-        (-31, 1), (-9, 2), (-28, -11), (-6, -10),
-        (-13, -14), (-11, -9), (0, -12), (-16, -4),
-        (-6, 10), (-6, 0), (-30, -2), (-13, -9),
-        (-8, 16), (3, 4), (-2, -2), (-7, 2),
-        (4, 30), (5, 20), (2, 7), (11, 17),
-        (14, 29), (9, 22), (21, 20), (18, 25),
-        (10, 16), (7, 26), (6, 13), (3, 1),
+        (-32, -5), (-18, 1), (0, -26), (14, -45),
+        (-53, 7), (-15, -4), (-42, -14), (-26, -16),
+        (-31, -11), (-18, -3), (-21, -8), (-23, -17),
+        (-17, 7), (-8, 3), (-20, 7), (-18, -10),
+        (-11, 34), (8, 11), (-9, 3), (7, 10),
+        (14, 43), (16, 21), (17, 22), (15, 11),
+        (23, 41), (24, 33), (25, 24), (20, 18),
+        (10, 39), (8, 36), (9, 24), (10, 9),
     ],
     // Bishop: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (8, -53), (20, -19), (-12, -3), (-2, -13),
-        (17, -8), (24, -12), (8, -18), (-2, -14),
-        (-14, -2), (2, 6), (6, -8), (-8, 7),
-        (8, -2), (-5, -6), (-9, 15), (9, -4),
-        (-8, -7), (19, 10), (10, -13), (40, 2),
-        (-8, 1), (6, 9), (10, -1), (10, 2),
-        (-16, -8), (-7, 9), (-25, 1), (-10, 9),
-        (-10, 1), (0, 1), (-9, -1), (-4, -2),
+        (15, -89), (27, -28), (-9, -1), (5, -21),
+        (35, -15), (18, -17), (11, -21), (-1, -12),
+        (-5, 1), (24, -2), (23, -11), (-5, 3),
+        (4, -2), (-2, -2), (-14, 16), (0, 2),
+        (0, 0), (14, 1), (8, -6), (38, -14),
+        (2, 7), (-2, 11), (10, 3), (19, 8),
+        (-31, -3), (-21, 11), (-30, 6), (-13, 11),
+        (-13, 6), (-2, 2), (-11, 0), (-9, -8),
     ],
     // Knight: ranks 1 to 8, files a to d (e to h their mirrors).
     [
-        (6, -4), (2, -12), (10, -17), (3, -12),
-        (-16, -6), (9, -4), (6, -19), (2, -14),
-        (-8, -2), (4, -3), (-3, -16), (-4, -9),
-        (-9, -6), (11, -3), (0, -2), (-12, 4),
-        (12, 2), (13, 15), (25, 1), (-3, 11),
-        (-9, -10), (16, 8), (12, 15), (9, 14),
-        (-19, -12), (-10, -3), (5, 0), (3, 5),
-        (-13, -10), (1, -1), (-6, -1), (-2, -2),
+        (9, -22), (6, -27), (10, -18), (-6, -16),
+        (-6, -9), (13, 5), (3, -31), (-2, -20),
+        (-19, -18), (-2, -6), (-15, -3), (-10, 0),
+        (7, 1), (19, 0), (9, 3), (-14, 6),
+        (17, -7), (11, 7), (46, 10), (-4, 15),
+        (1, 10), (21, 9), (5, -6), (22, 5),
+        (-22, -19), (-12, -2), (13, 2), (4, 12),
+        (-28, -23), (0, -4), (-9, 2), (-4, -13),
     ],
     [(0, 0); SQUARE_SLOTS], // Unicorn
     [(0, 0); SQUARE_SLOTS], // Dragon
     // YPawn: ranks 1 to 8, files a to d (e to h their mirrors).
     [
         (0, 0), (0, 0), (0, 0), (0, 0),
-        (-3, 15), (11, 9), (-2, 31), (-13, 18),
-        (-1, 13), (5, 0), (-3, 9), (-10, 8),
-        (-22, 14), (-23, 20), (8, -3), (2, -12),
-        (-12, 0), (-11, 20), (7, -7), (7, -5),
-        (-4, 5), (24, -15), (1, 24), (-1, -21),
-        (-7, -21), (6, 23), (7, -8), (-3, -3),
+        (-4, 10), (12, 5), (-11, 30), (-16, 24),
+        (-6, 14), (7, 3), (-20, 11), (-7, 0),
+        (-24, 19), (-23, 7), (-1, 6), (-1, -13),
+        (-11, 9), (-29, 18), (3, -7), (11, -10),
+        (-4, -1), (12, -14), (5, 14), (-6, -5),
+        (-5, -25), (3, 20), (10, 3), (-1, -9),
         (0, 0), (0, 0), (0, 0), (0, 0),
     ],
     [(0, 0); SQUARE_SLOTS], // WPawn
@@ -345,7 +374,7 @@ impl Weights {
     /// ```
     /// use tesseract_board::Role;
     /// use tesseract_search::eval::Weights;
-    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 785);
+    /// assert_eq!(Weights::of(2).values[Role::Rook.index()], 775);
     /// ```
     pub fn of(dims: usize) -> Weights {
         if dims == 2 { WEIGHTS_2D } else { WEIGHTS_4D }
@@ -361,7 +390,8 @@ impl Weights {
     /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`,
     /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`,
     /// `threat_pawn.Knight.mg` (on boards with pawns), `threat_piece.Queen.eg`, `bishop_pair.mg`,
-    /// and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
+    /// `mobility_unsafe.Knight.mg` and `passed_blocked.eg` (on boards with pawns), `shield.1`, `shield.2`
+    /// and `king_open_file` (on boards of two axes), and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
     /// for its mirror too; a pawn's from the second rank to the seventh).
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
@@ -431,6 +461,20 @@ impl Weights {
         if exists(Role::Bishop.index()) {
             pair(&mut out, "bishop_pair".to_string(), &mut self.bishop_pair.0, &mut self.bishop_pair.1);
         }
+        if pawns {
+            for (i, (m, e)) in self.mobility_unsafe.iter_mut().enumerate() {
+                if moves(i) {
+                    pair(&mut out, format!("mobility_unsafe.{}", name(i)), m, e);
+                }
+            }
+            pair(&mut out, "passed_blocked".to_string(), &mut self.passed_blocked.0, &mut self.passed_blocked.1);
+            if dims == 2 {
+                let [one, two] = &mut self.shield;
+                out.push(("shield.1".to_string(), one));
+                out.push(("shield.2".to_string(), two));
+                out.push(("king_open_file".to_string(), &mut self.king_open_file));
+            }
+        }
         if has_squares(shape) {
             for (i, table) in self.square.iter_mut().enumerate() {
                 if !exists(i) {
@@ -450,13 +494,17 @@ impl Weights {
     }
 
     /// The range a named weight ([`Weights::named`]) may take in a weights text ([`Weights::parse`]):
-    /// 0 to 4,000 for a value, −100 to 100 for a mobility, king-attack or king-distance weight, −1,000 to
+    /// 0 to 4,000 for a value, −100 to 100 for a mobility (safe or not), king-attack, king-distance or
+    /// blocked passed-pawn weight, −1,000 to
     /// 1,000 for the others. Within them no sum of the evaluation overflows, on any board and with as many
     /// pieces as a position holds; the engine's own weights are well inside.
     pub fn bounds(name: &str) -> RangeInclusive<i32> {
         if name.starts_with("value.") {
             0..=4_000
-        } else if ["mobility.", "attack.", "passed_king."].iter().any(|p| name.starts_with(p)) {
+        } else if ["mobility.", "mobility_unsafe.", "attack.", "passed_king.", "passed_blocked."]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
             -100..=100
         } else {
             -1_000..=1_000
@@ -471,7 +519,7 @@ impl Weights {
     /// use tesseract_board::Shape;
     /// use tesseract_search::eval::Weights;
     /// let text = Weights::of(2).to_text(Shape::CHESS);
-    /// assert!(text.starts_with("value.Queen 1540\nvalue.Rook 785\n"));
+    /// assert!(text.starts_with("value.Queen 1495\nvalue.Rook 775\n"));
     /// assert_eq!(Weights::parse(Shape::CHESS, &text), Ok(Weights::of(2)));
     /// ```
     pub fn to_text(&self, shape: Shape) -> String {
@@ -676,6 +724,12 @@ pub(crate) struct Tables {
     threat_piece: [(i32, i32); 9],
     /// Whether a weight of [`Weights::threat_pawn`] is not zero (else the pawns' attacks are not looked at).
     pawn_threats: bool,
+    mobility_unsafe: [(i32, i32); 9],
+    /// Whether a weight of [`Weights::mobility_unsafe`] is not zero (else the cells are not looked at).
+    safe_mobility: bool,
+    shield: [i32; 2],
+    king_open_file: i32,
+    passed_blocked: (i32, i32),
     /// The pawn kinds of the board (0 the Y-pawn, 1 the W-pawn).
     pawn_kinds: Vec<usize>,
     /// The pawns' lines and defenders of the board ([`PawnLines`]).
@@ -816,6 +870,12 @@ impl Tables {
             threat_pawn: w.threat_pawn,
             threat_piece: w.threat_piece,
             pawn_threats: w.threat_pawn.iter().any(|&p| p != (0, 0)),
+            mobility_unsafe: w.mobility_unsafe,
+            safe_mobility: w.mobility_unsafe.iter().any(|&p| p != (0, 0)),
+            // The shield and the open files are read on boards of two axes only.
+            shield: if dims == 2 { w.shield } else { [0, 0] },
+            king_open_file: if dims == 2 { w.king_open_file } else { 0 },
+            passed_blocked: w.passed_blocked,
             pawn_kinds: g.pawn_roles().iter().map(|&r| usize::from(r == Role::WPawn)).collect(),
             pawn_lines: pawn_lines_of(shape),
             knowledge: match shape {
@@ -921,6 +981,12 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
         let near_enemy = &t.near[t.padded_len - kings[1 - ci]..];
         let enemy_bit = (1 - ci as u8) * 16;
         let enemy_pawns = [mailbox::code(color.other(), Role::YPawn), mailbox::code(color.other(), Role::WPawn)];
+        // Whether an enemy pawn attacks the padded cell `q` (it defends it, from the enemy's side).
+        let pawn_attacked = |q: usize| {
+            t.pawn_kinds.iter().any(|&k| {
+                t.pawn_lines.defenders[1 - ci][k].iter().any(|&d| mb[(q as i32 + d) as usize] == enemy_pawns[k])
+            })
+        };
         for &p in pos.piece_list(color) {
             let p = p as usize;
             let code = mb[p];
@@ -950,16 +1016,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if near_own[p] {
                 shelter[ci] += 1;
             }
-            if t.pawn_threats && !role.is_pawn() {
-                let attacked = t.pawn_kinds.iter().any(|&k| {
-                    let enemy_pawn = enemy_pawns[k];
-                    t.pawn_lines.defenders[1 - ci][k].iter().any(|&d| mb[(p as i32 + d) as usize] == enemy_pawn)
-                });
-                if attacked {
-                    let (m, e) = t.threat_pawn[ri];
-                    threats[1 - ci].0 += m;
-                    threats[1 - ci].1 += e;
-                }
+            if t.pawn_threats && !role.is_pawn() && pawn_attacked(p) {
+                let (m, e) = t.threat_pawn[ri];
+                threats[1 - ci].0 += m;
+                threats[1 - ci].1 += e;
             }
             // A piece worth more than this one that it attacks.
             let value = t.values[ri];
@@ -971,6 +1031,7 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                 }
             };
             let mut reach = 0i32;
+            let mut unsafe_cells = 0i32;
             let mut hits = 0i32;
             let (a, b) = t.rays_from[ri * t.cells + board_cell];
             let rays = &t.ray_offsets[a as usize..b as usize];
@@ -980,8 +1041,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                     let c = mb[q];
                     if c == EMPTY {
                         reach += 1;
+                        unsafe_cells += i32::from(t.safe_mobility && pawn_attacked(q));
                     } else if c != OFFBOARD && c & 16 == enemy_bit {
                         reach += 1;
+                        unsafe_cells += i32::from(t.safe_mobility && pawn_attacked(q));
                         threat(&mut threats[ci], c);
                     }
                     if c != OFFBOARD && near_enemy[q] {
@@ -1002,11 +1065,13 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                         if c != EMPTY {
                             if c & 16 == enemy_bit {
                                 reach += 1;
+                                unsafe_cells += i32::from(t.safe_mobility && pawn_attacked(q));
                                 threat(&mut threats[ci], c);
                             }
                             break;
                         }
                         reach += 1;
+                        unsafe_cells += i32::from(t.safe_mobility && pawn_attacked(q));
                         q = (q as i32 + off) as usize;
                     }
                 }
@@ -1014,8 +1079,9 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
             if !t.slides[ri].is_empty() || role == Role::Knight {
                 let (wm, we) = t.mobility[ri];
                 let r = reach - t.mobility_base[ri];
-                mg[ci] += wm * r;
-                eg[ci] += we * r;
+                let (um, ue) = t.mobility_unsafe[ri];
+                mg[ci] += wm * r + um * unsafe_cells;
+                eg[ci] += we * r + ue * unsafe_cells;
             }
             if hits > 0 {
                 units[ci] += hits * t.attack[ri];
@@ -1037,6 +1103,9 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     for ci in 0..2 {
         mg[ci] += threats[ci].0;
         eg[ci] += threats[ci].1;
+    }
+    if t.shield != [0, 0] || t.king_open_file != 0 {
+        king_cover(t, pos, kings, &material, &mut mg);
     }
     passed_pawns(t, pos, kings, &mut mg, &mut eg);
     if t.structure {
@@ -1377,13 +1446,39 @@ fn is_passed(t: &Tables, mb: &[u8], ci: usize, role: Role, cell: usize) -> bool 
     !t.pawn_stops[a as usize..b as usize].iter().any(|&(q, code)| mb[q as usize] == code)
 }
 
+/// Adds the king's cover on boards of two axes, in the middlegame: [`Weights::shield`] for each own pawn
+/// one or two rows in front of the king on its file or a neighbouring one, and [`Weights::king_open_file`]
+/// for each of those files (on the board) with no own pawn at all.
+fn king_cover(t: &Tables, pos: &Position, kings: [usize; 2], material: &Material, mg: &mut [i32; 2]) {
+    let mb = pos.mailbox();
+    let (file, rank) = (t.strides[0], t.strides[1]);
+    for ci in 0..2 {
+        let pawn = mailbox::code(Color::ALL[ci], Role::YPawn);
+        let ahead = if ci == 0 { rank } else { -rank };
+        let k = kings[ci] as i32;
+        let mut cover = 0;
+        for (row, weight) in t.shield.iter().enumerate() {
+            let centre = k + (row as i32 + 1) * ahead;
+            // Two rows ahead of a king on the last row is in the padding (two cells wide): never a pawn.
+            let pawns = [-file, 0, file].iter().filter(|&&f| mb[(centre + f) as usize] == pawn).count();
+            cover += weight * pawns as i32;
+        }
+        let king_file = i32::from(material.kings[ci].0);
+        let open = (king_file - 1..=king_file + 1)
+            .filter(|&f| (0..t.side).contains(&f) && material.pawn_files[ci] & (1 << f) == 0)
+            .count();
+        mg[ci] += cover + t.king_open_file * open as i32;
+    }
+}
+
 /// Adds the passed-pawn terms of both colors: a pawn is passed when no enemy pawn stops it ([`pawn_stops`]).
 /// It earns `Weights::passed[steps]`; in the endgame `steps · (enemy · d(enemy king) − own · d(own king))`
-/// more (`Weights::passed_king`), the distances in king moves to the cell in front of it; and
-/// `Weights::unstoppable` when the enemy has nothing but king and pawns and its king cannot reach the
-/// promotion cell in time (the rule of the square). A heuristic, as in most engines: each such pawn earns
-/// it (two runners twice), pieces standing in the pawn's path other than its own pawns are not looked at,
-/// and neither is an enemy pawn that would promote first.
+/// more (`Weights::passed_king`), the distances in king moves to the cell in front of it; `steps ·
+/// Weights::passed_blocked` when a piece stands on that cell; and `Weights::unstoppable` when the enemy
+/// has nothing but king and pawns and its king cannot reach the promotion cell in time (the rule of the
+/// square). A heuristic, as in most engines: each such pawn earns it (two runners twice), pieces standing
+/// farther along the pawn's path other than its own pawns are not looked at, and neither is an enemy pawn
+/// that would promote first.
 fn passed_pawns(t: &Tables, pos: &Position, kings: [usize; 2], mg: &mut [i32; 2], eg: &mut [i32; 2]) {
     let mb = pos.mailbox();
     let at = |p: usize| &t.coords[t.to_cell[p] as usize];
@@ -1412,8 +1507,13 @@ fn passed_pawns(t: &Tables, pos: &Position, kings: [usize; 2], mg: &mut [i32; 2]
             mg[ci] += pm;
             eg[ci] += pe;
             let stride = dir * t.strides[axis];
-            let front = at((p as i32 + stride) as usize);
+            let front_cell = (p as i32 + stride) as usize;
+            let front = at(front_cell);
             eg[ci] += steps * (t.passed_king.0 * dist(enemy_king, front) - t.passed_king.1 * dist(own_king, front));
+            if mb[front_cell] != EMPTY {
+                mg[ci] += steps * t.passed_blocked.0;
+                eg[ci] += steps * t.passed_blocked.1;
+            }
             if *enemy_bare.get_or_insert_with(|| !has_pieces(pos, Color::ALL[enemy])) {
                 let mut promotion = t.coords[cell];
                 promotion[axis] = last as i8;
@@ -1790,11 +1890,17 @@ mod tests {
     #[test]
     fn rule_of_the_square() {
         // a2 needs five moves (a double step first); the black king on g7 is 6 from a8. With White to
-        // move the pawn queens first; with Black to move the king catches it. The evaluations differ by
-        // the tempo bonus twice and the unstoppable bonus (no pieces: the endgame weight is whole).
-        let white = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 w - - 0 1").unwrap());
-        let black = evaluate_white(&Position::from_fen("8/6k1/8/8/8/8/P7/K7 b - - 0 1").unwrap());
-        assert_eq!(white - black, 2 * WEIGHTS_2D.tempo + WEIGHTS_2D.unstoppable);
+        // move the pawn queens first; with Black to move the king catches it. So the unstoppable bonus
+        // counts with White to move only (no pieces: the endgame weight is whole). Against the same
+        // weights without it, not against the other side to move: with Black to move the tempo may put
+        // the bare king ahead, and a side that cannot win is scaled to 0.
+        let without = Evaluator::new(Shape::CHESS, &Weights { unstoppable: 0, ..WEIGHTS_2D });
+        let bonus = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            evaluate_white(&pos) - without.evaluate_white(&pos)
+        };
+        assert_eq!(bonus("8/6k1/8/8/8/8/P7/K7 w - - 0 1"), WEIGHTS_2D.unstoppable);
+        assert_eq!(bonus("8/6k1/8/8/8/8/P7/K7 b - - 0 1"), 0);
         // On a board of side 3 a pawn on its start rank has no double step: a2 needs one move, and the
         // black king on c3 is two from a3, so the bonus goes with White to move only (a double step
         // counted there would give it both ways).
@@ -1896,6 +2002,81 @@ mod tests {
                 differ += usize::from(all.evaluate_white(&pos) != own.evaluate_white(&pos));
             }
             assert!(differ >= 10, "{differ} positions with threats");
+        }
+    }
+
+    #[test]
+    fn cover_safe_mobility_and_blocked_passers_by_hand() {
+        // From none, each weight alone. The king's cover counts in the middlegame only: its positions keep
+        // both full armies (the phase is the middlegame's, so the score moves by the weights exactly). The
+        // other weights are the same in both phases.
+        let none = Weights {
+            mobility_unsafe: [(0, 0); 9],
+            shield: [0, 0],
+            king_open_file: 0,
+            passed_blocked: (0, 0),
+            ..Weights::of(2)
+        };
+        let own = Evaluator::new(Shape::CHESS, &none);
+        let change = |w: &Weights, fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            Evaluator::new(Shape::CHESS, w).evaluate_white(&pos) - own.evaluate_white(&pos)
+        };
+        let cover = Weights { shield: [10, 4], king_open_file: -20, ..none };
+        for (fen, expected) in [
+            // Castled kings behind f, g and h pawns on the row in front of them: level.
+            ("r1bq1rk1/pppppppp/2n2n2/2b5/2B5/2N2N2/PPPPPPPP/R1BQ1RK1 w - - 0 1", 0),
+            // White's h-pawn on h3: two pawns one row ahead and one two rows ahead (24 against 30).
+            ("r1bq1rk1/pppppppp/2n2n2/2b5/2B5/2N2N1P/PPPPPPP1/R1BQ1RK1 w - - 0 1", 24 - 30),
+            // White's g-pawn gone: f2 and h2, and the g-file open (0 against 30).
+            ("r1bq1rk1/pppppppp/2n2n2/2b5/2B5/2N2N2/PPPPPP1P/R1BQ1RK1 b - - 0 1", 20 - 20 - 30),
+            // Black's king in the corner, where only the g- and h-files count: g7 one row ahead, h6 two
+            // (14); its g-pawn on g3 is no shield of White's, whose g-file is open (20 − 20).
+            ("r1bq1r1k/pppp1pp1/2n2n1p/2b5/2B5/2N2Np1/PPPPPP1P/R1BQ1RK1 w - - 0 1", 20 - 20 - 14),
+        ] {
+            assert_eq!(change(&cover, fen), expected, "{fen}");
+        }
+        let mut safe = none;
+        safe.mobility_unsafe[Role::Knight.index()] = (-3, -3);
+        safe.mobility_unsafe[Role::Rook.index()] = (-5, -5);
+        for (fen, expected) in [
+            // Of the d4 knight's eight cells, c6 and e6 are attacked by Black's pawns (c6 by two, counted
+            // once); of the a1 rook's ten, a6 is.
+            ("4k3/1p1p1p2/8/8/3N4/8/8/R3K3 w - - 0 1", 2 * -3 - 5),
+            // Black's c6 knight: b4, and d4 where it would take White's knight, are attacked by the c3 pawn.
+            // No cell of White's knight or of either rook is attacked by a pawn (e5 attacks d4 and f4).
+            ("r3k3/8/2n5/4p3/3N4/2P5/8/R3K3 w - - 0 1", -(2 * -3)),
+        ] {
+            assert_eq!(change(&safe, fen), expected, "{fen}");
+        }
+        let blocked = Weights { passed_blocked: (-6, -6), ..none };
+        for (fen, expected) in [
+            // White's passed e6 pawn (4 steps) is blocked by the e7 bishop; the passed a2 pawn is not
+            // blocked; the h-pawns are not passed.
+            ("4k3/4b3/4P3/8/8/7p/P6P/4K3 w - - 0 1", 4 * -6),
+            // Black's a3 pawn (4 steps) is blocked by White's king.
+            ("4k3/8/8/8/8/p7/K7/8 w - - 0 1", -(4 * -6)),
+        ] {
+            assert_eq!(change(&blocked, fen), expected, "{fen}");
+        }
+        // Every new weight different: the evaluation stays exactly antisymmetric.
+        let w = Weights {
+            mobility_unsafe: std::array::from_fn(|i| (i as i32 - 5, 3 - 2 * i as i32)),
+            shield: [9, 5],
+            king_open_file: -13,
+            passed_blocked: (-7, -3),
+            ..Weights::of(2)
+        };
+        let all = Evaluator::new(Shape::CHESS, &w);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1r1k/pppp1pp1/2n2n1p/2b5/2B5/2N2Np1/PPPPPP1P/R1BQ1RK1 w - - 0 1",
+            "4k3/4b3/4P3/8/8/7p/P6P/4K3 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{fen}");
+            assert_ne!(all.evaluate_white(&pos), Evaluator::new(Shape::CHESS, &Weights::of(2)).evaluate_white(&pos));
         }
     }
 
