@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The fit of the 8×8 weights to Stockfish's judgement (tesseract-search README, "Fitted to Stockfish's
-# judgement (2D)"): the engine's games, every quiet position labelled by Stockfish, the fit.
+# The fit of the 8×8 weights to Stockfish's judgement (tesseract-search README, "The king's cover, unsafe
+# mobility and blocked passed pawns (2D)"; the first such fit, "Fitted to Stockfish's judgement (2D)", was
+# made by this script as of fcf8051): the engine's games, every quiet position labelled by Stockfish, the fit.
 #
 #   bash scripts/tune_samples_sf.sh OUT_DIR [STOCKFISH [GAMES_TUNE]]
 #
@@ -19,7 +20,7 @@
 # the labels those of the Stockfish given (Debian's 15.1 here). About 45 minutes on two cores; needs
 # python-chess.
 set -euo pipefail
-out=${1:?usage: tune_samples_sf.sh OUT_DIR [STOCKFISH]}
+out=${1:?usage: tune_samples_sf.sh OUT_DIR [STOCKFISH [GAMES_TUNE]]}
 stockfish=$(realpath "${2:-/usr/games/stockfish}")
 games_tune=${3:+$(realpath "$3")}
 mkdir -p "$out"

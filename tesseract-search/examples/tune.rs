@@ -92,8 +92,8 @@ struct Args {
     #[arg(long, default_value_t = 30)]
     passes: usize,
     /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
-    /// `centre`, `mobility` (`mobility.` without `mobility_unsafe`), `advance`, `attack`, `shelter`, `tempo`,
-    /// `passed` (`passed.` without `passed_king` and `passed_blocked`), `unstoppable`, `protected`,
+    /// `centre`, `mobility` (with `mobility_unsafe`; `mobility.` without it), `advance`, `attack`, `shelter`,
+    /// `tempo`, `passed` (with `passed_king` and `passed_blocked`; `passed.` without), `unstoppable`, `protected`,
     /// `doubled`, `isolated`, `rook_`, `threat_`, `bishop_pair`, on boards of two axes `shield` and
     /// `king_open_file`, on 8×8 `square`, or a whole name such as `mobility.Rook.eg`); by default all of
     /// them but `square` (which `--squares` fits).

@@ -116,7 +116,7 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// The weights of the evaluation's terms: the integers the [module](self)'s eight terms multiply by, for one
+/// The weights of the evaluation's terms: the integers the [module](self)'s nine terms multiply by, for one
 /// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
@@ -168,7 +168,8 @@ pub struct Weights {
     /// attacker counted: the attacking side's bonus.
     pub threat_piece: [(i32, i32); 9],
     /// Per cell a knight or slider of the role could move to (counted by the mobility term) that an enemy
-    /// pawn attacks: added to the mobility weight there, so that a piece's unsafe cells count for less.
+    /// pawn attacks: added to the mobility weight there (a cell an enemy pawn attacks weighs
+    /// `mobility + mobility_unsafe`).
     pub mobility_unsafe: [(i32, i32); 9],
     /// On boards of two axes only: middlegame bonus per own pawn in front of the king, on its file or a
     /// neighbouring one, one row ahead (`[0]`) or two (`[1]`): the pawn shield.
@@ -176,7 +177,8 @@ pub struct Weights {
     /// On boards of two axes only: middlegame bonus per file among the king's and its neighbours with no
     /// own pawn on it (a penalty when negative).
     pub king_open_file: i32,
-    /// Per passed pawn whose cell in front holds a piece (of either color), times the pawn's steps.
+    /// Per passed pawn whose cell in front holds a piece (of either color, an own pawn too), times the
+    /// pawn's steps.
     pub passed_blocked: (i32, i32),
     /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
     /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
@@ -1474,7 +1476,7 @@ fn king_cover(t: &Tables, pos: &Position, kings: [usize; 2], material: &Material
 /// Adds the passed-pawn terms of both colors: a pawn is passed when no enemy pawn stops it ([`pawn_stops`]).
 /// It earns `Weights::passed[steps]`; in the endgame `steps · (enemy · d(enemy king) − own · d(own king))`
 /// more (`Weights::passed_king`), the distances in king moves to the cell in front of it; `steps ·
-/// Weights::passed_blocked` when a piece stands on that cell; and `Weights::unstoppable` when the enemy
+/// Weights::passed_blocked` when a piece (of either color, an own pawn too) stands on that cell; and `Weights::unstoppable` when the enemy
 /// has nothing but king and pawns and its king cannot reach the promotion cell in time (the rule of the
 /// square). A heuristic, as in most engines: each such pawn earns it (two runners twice), pieces standing
 /// farther along the pawn's path other than its own pawns are not looked at, and neither is an enemy pawn
@@ -1943,8 +1945,8 @@ mod tests {
             ("r5k1/pp6/8/3r4/8/1B6/PP6/R5K1 w - - 0 1", 11),
             // Not through a piece between them (the c4 pawn's threat on the rook weighs 0 here).
             ("r5k1/pp6/8/3r4/2P5/1B6/PP6/R5K1 w - - 0 1", 0),
-            // A rook attacking a bishop is no threat (not worth less); a knight attacking one is (455 <
-            // 485); two knights attacking the queen count twice, and the pawn attacking it once more.
+            // A rook attacking a bishop is no threat (not worth less); a knight attacking one is (440 <
+            // 480); two knights attacking the queen count twice, and the pawn attacking it once more.
             ("r5k1/pp6/8/3b4/8/8/PP6/R2R2K1 w - - 0 1", 0),
             ("r5k1/pp6/8/3b4/8/2N5/PP6/R5K1 w - - 0 1", 5),
             ("r5k1/pp6/8/3q4/1N2P3/2N5/PP6/R5K1 w - - 0 1", 2 * 100 + 10),
@@ -1992,7 +1994,9 @@ mod tests {
             for i in 0..9 {
                 w.threat_pawn[i] = (3 + i as i32, 20 - i as i32);
                 w.threat_piece[i] = (13 * i as i32 % 7, 5 + i as i32);
+                w.mobility_unsafe[i] = (i as i32 - 5, 3 - 2 * i as i32);
             }
+            (w.shield, w.king_open_file, w.passed_blocked) = ([9, 5], -13, (-7, -3));
             let all = Evaluator::new(shape, &w);
             let own = Evaluator::new(shape, &Weights::of(shape.geometry().dims()));
             let mut differ = 0;
@@ -2221,6 +2225,14 @@ mod tests {
         setup.turn = Color::Black;
         let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
         assert_eq!(Evaluator::new(shape, &w).evaluate_white(&pos), MAX_EVAL);
+        // 8×8, every weight at the bound that makes a term largest, the king's cover, the unsafe cells and
+        // a blocked passed pawn counting: sixteen queens against pawns.
+        let mut w = Weights::of(2);
+        for (name, value) in w.named(Shape::CHESS) {
+            *value = *Weights::bounds(&name).end();
+        }
+        let pos = Position::from_fen("QQQQQQQQ/QQQQQQQQ/4P3/pppp1ppp/8/8/PPPPPPPP/K6k w - - 0 1").unwrap();
+        assert_eq!(Evaluator::new(Shape::CHESS, &w).evaluate_white(&pos), MAX_EVAL);
     }
 
     #[test]

@@ -34,7 +34,7 @@ fn plays_the_shortest_mate(epd: &Epd, mate_safety: bool) -> bool {
 #[test]
 #[ignore = "master-tier searches: run in release (scripts/test.sh does)"]
 fn mate_safety_plays_the_shortest_mate_where_the_plain_search_did_not() {
-    for id in ["WAC.001", "WAC.049", "WAC.055", "WAC.096"] {
+    for id in ["WAC.049", "WAC.051", "WAC.055", "WAC.138"] {
         assert!(plays_the_shortest_mate(&wac(id), true), "{id} with mate safety");
         // If the plain search finds it too, the list (and the README's comparison) is out of date.
         assert!(!plays_the_shortest_mate(&wac(id), false), "{id} is found by the plain search too");
