@@ -230,6 +230,29 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
     };
     assert_eq!(before_cover, no_cover(before_cover));
     assert_ne!(own, no_cover(own));
+    // The phalanx, backward pawn, storm, outposts and trapped pieces, tried: the engine weighs them 0, the
+    // fit does not, and moved the other weights of every group.
+    let no_pawns_2d = |w: Weights| Weights {
+        phalanx: (0, 0),
+        backward: (0, 0),
+        storm: [0; 3],
+        outpost: [(0, 0); 2],
+        trapped: (0, 0),
+        ..w
+    };
+    assert_eq!(own, no_pawns_2d(own));
+    let pawns_fit = read("2d-pawns-fit.txt");
+    assert_ne!(pawns_fit, no_pawns_2d(pawns_fit));
+    assert!(pawns_fit.storm.iter().all(|&s| s != 0) && pawns_fit.outpost.iter().all(|&(m, _)| m != 0));
+    assert_ne!(pawns_fit.values, own.values);
+    assert_ne!(pawns_fit.square, own.square);
+    assert_ne!(pawns_fit.shield, own.shield);
+    // Its control: the same refit without those terms.
+    let control = read("2d-pawns-control.txt");
+    assert_eq!(control, no_pawns_2d(control));
+    assert_ne!(control.values, own.values);
+    assert_ne!(control.square, own.square);
+    assert_ne!(control.shield, own.shield);
     assert_ne!(before_cover.values, own.values);
     assert_ne!(before_cover.square, own.square);
     assert_ne!(before_cover.threat_pawn, own.threat_pawn);
@@ -256,6 +279,10 @@ fn the_weights_files_of_the_readme_fit_the_8x8_board() {
         let text = std::fs::read_to_string(dir.join(&file)).unwrap();
         let lines = text.lines().filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty()).count();
         assert_eq!(lines, names, "{file}");
+        if ["2d-pawns-fit.txt", "2d-pawns-control.txt"].contains(&file.as_str()) {
+            continue;
+        }
+        assert_eq!(read(&file), no_pawns_2d(read(&file)), "{file}: none of the phalanx, storm, outpost terms");
         assert_eq!(read(&file), no_cover(read(&file)), "{file}: none of the cover, unsafe mobility or blocked pawns");
         if !["2d-threats-start.txt", "2d-before-sf.txt", "2d-before-cover.txt"].contains(&file.as_str()) {
             assert_eq!(read(&file), no_threats(read(&file)), "{file}: no threats before them");

@@ -94,9 +94,9 @@ struct Args {
     /// Fit only the parameters whose names start with one of these comma-separated prefixes (`value`,
     /// `centre`, `mobility` (with `mobility_unsafe`; `mobility.` without it), `advance`, `attack`, `shelter`,
     /// `tempo`, `passed` (with `passed_king` and `passed_blocked`; `passed.` without), `unstoppable`, `protected`,
-    /// `doubled`, `isolated`, `rook_`, `threat_`, `bishop_pair`, on boards of two axes `shield` and
-    /// `king_open_file`, on 8×8 `square`, or a whole name such as `mobility.Rook.eg`); by default all of
-    /// them but `square` (which `--squares` fits).
+    /// `doubled`, `isolated`, `rook_`, `threat_`, `bishop_pair`, on boards of two axes `shield`,
+    /// `king_open_file`, `phalanx`, `backward`, `storm`, `outpost` and `trapped`, on 8×8 `square`, or a whole
+    /// name such as `mobility.Rook.eg`); by default all of them but `square` (which `--squares` fits).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Write the samples to this file (one a line: the result for White and the position's text).

@@ -1,6 +1,6 @@
 //! Static evaluation: integers only, for every board shape, symmetric under color flipping.
 //!
-//! The score is the sum, for White minus for Black, of nine terms, each with a middlegame and an endgame
+//! The score is the sum, for White minus for Black, of ten terms, each with a middlegame and an endgame
 //! weight blended by the material left on the board (a "tapered" evaluation):
 //!
 //! 1. **Material** ([`piece_value`]); see the table and its derivation below.
@@ -16,7 +16,7 @@
 //!    steeply near the promotion cell, more in the endgame.
 //! 5. **King safety**: every cell a knight or slider attacks in the enemy king's zone (the cells one king
 //!    step away: 80 in 4D, 8 in 2D) adds attack units by attacker (in 4D queen 4, rook 3, others 2; on
-//!    8×8, fitted, queen 29, rook 16, bishop 20, knight 16); the king's
+//!    8×8, fitted, queen 28, rook 14, bishop 16, knight 16); the king's
 //!    side pays `units² / 64` (at most 500, halved for a lone attacker) in the middlegame. Own pieces in the
 //!    king's zone earn a shelter bonus.
 //! 6. **Passed pawns**: a pawn that no enemy pawn can block or capture on its way to promotion earns a
@@ -41,6 +41,13 @@
 //! 9. **The king's cover** (boards of two axes, middlegame; `king_cover`): own pawns one or two rows in
 //!    front of the king on its file and the neighbouring ones (the shield), and those files with no own
 //!    pawn (open files by the king).
+//! 10. **Pawns and outposts on boards of two axes** (`pawns_2d`; the engine's weights are 0, tried and not
+//!     adopted: tesseract-search's README, "Pawns, outposts and trapped pieces (2D), tried"): two own pawns
+//!     side by side (a phalanx), a backward pawn (its neighbours all ahead of it, the cell in front
+//!     attacked by an enemy pawn), the enemy pawns one to three rows in front of the king (the storm,
+//!     middlegame), a knight or bishop on an outpost (fourth to sixth rank, defended by an own pawn, out of
+//!     every enemy pawn's reach); and, on the mobility term's walk, a trapped piece (at most one cell no
+//!     enemy pawn attacks). With weights of 0 they are not computed.
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
 //! ahead is scaled toward zero where it cannot win, and K+B+N against K on 8×8 is scored by its mating
@@ -116,7 +123,7 @@ pub fn piece_value(dims: usize, role: Role) -> i32 {
     if dims == 2 { VALUES_2D[role.index()] } else { VALUES_4D[role.index()] }
 }
 
-/// The weights of the evaluation's terms: the integers the [module](self)'s nine terms multiply by, for one
+/// The weights of the evaluation's terms: the integers the [module](self)'s ten terms multiply by, for one
 /// family of boards ([`Weights::of`]: chess and Chess960, or the boards of three and more axes). Roles are
 /// indexed by [`Role::index`]; a pair is (middlegame, endgame).
 ///
@@ -180,6 +187,21 @@ pub struct Weights {
     /// Per passed pawn whose cell in front holds a piece (of either color, an own pawn too), times the
     /// pawn's steps.
     pub passed_blocked: (i32, i32),
+    /// On boards of two axes only: per pair of own pawns side by side on one rank (a phalanx).
+    pub phalanx: (i32, i32),
+    /// On boards of two axes only: per backward pawn, one whose neighbouring files hold own pawns, all
+    /// ahead of it (none can defend it), and whose cell in front an enemy pawn attacks.
+    pub backward: (i32, i32),
+    /// On boards of two axes only: middlegame bonus per enemy pawn on the king's file or a neighbouring
+    /// one, one row ahead of the king (`[0]`), two (`[1]`) or three (`[2]`): the pawn storm.
+    pub storm: [i32; 3],
+    /// On boards of two axes only: per knight (`[0]`) or bishop (`[1]`) on an outpost, a cell on the
+    /// fourth to sixth rank (from its side) that an own pawn defends and no enemy pawn can ever attack.
+    pub outpost: [(i32, i32); 2],
+    /// On boards of two axes only: per knight or slider that can move to at most one cell no enemy pawn
+    /// attacks (a trapped piece; with every [`Weights::mobility_unsafe`] 0 the pawns' attacks are not
+    /// looked at, and it is a piece with at most one cell).
+    pub trapped: (i32, i32),
     /// On the 8×8 board only (chess, Chess960): a correction by role and square, added to the piece's
     /// material, centrality and advance there. Indexed `[role][square_slot(file, rank)]`
     /// ([`square_slot`]: from White's side, the files folded so that a and h share an entry, b and g, c
@@ -238,11 +260,17 @@ const WEIGHTS_4D: Weights = Weights {
     rook_line: [(0, 0), (0, 0)],
     threat_pawn: [(0, 0); 9],
     threat_piece: [(0, 0); 9],
-    // Not tried on boards of three and more axes (the shield and the open files count on two only).
+    // Not tried on boards of three and more axes (the shield, the open files, the phalanx, backward pawn,
+    // storm, outposts and trapped pieces count on two only).
     mobility_unsafe: [(0, 0); 9],
     shield: [0, 0],
     king_open_file: 0,
     passed_blocked: (0, 0),
+    phalanx: (0, 0),
+    backward: (0, 0),
+    storm: [0, 0, 0],
+    outpost: [(0, 0), (0, 0)],
+    trapped: (0, 0),
     square: [[(0, 0); SQUARE_SLOTS]; 9],
 };
 
@@ -252,7 +280,8 @@ const WEIGHTS_2D: Weights = Weights {
     // Stockfish's judgement of the engine's positions (`scripts/label_samples.py`): tesseract-search's
     // README, "Fitted to Stockfish's judgement (2D)", then again with the king's cover, the unsafe
     // mobility and the blocked passed pawn: "The king's cover, unsafe mobility and blocked passed pawns
-    // (2D)".
+    // (2D)". The phalanx, backward pawn, storm, outposts and trapped pieces weigh 0: fitted likewise, they
+    // did not measure better ("Pawns, outposts and trapped pieces (2D), tried").
     //        K         Q        R        B        N        U       D       P       -
     centre: [(-17, 20), (3, 15), (-3, 11), (4, 0), (27, 1), (0, 0), (0, 0), (9, 3), (0, 0)],
     mobility: [(0, 0), (7, 7), (9, 6), (14, 8), (5, 7), (0, 0), (0, 0), (0, 0), (0, 0)],
@@ -274,6 +303,11 @@ const WEIGHTS_2D: Weights = Weights {
     shield: [26, 12],
     king_open_file: -26,
     passed_blocked: (-8, -14),
+    phalanx: (0, 0),
+    backward: (0, 0),
+    storm: [0, 0, 0],
+    outpost: [(0, 0), (0, 0)],
+    trapped: (0, 0),
     square: SQUARES_2D,
 };
 
@@ -392,8 +426,9 @@ impl Weights {
     /// `shelter`, `tempo`, `passed.5.eg`, `passed_king.enemy`, `passed_king.own`, `unstoppable`,
     /// `protected.mg`, `doubled.eg`, `isolated.mg`, `rook_semi_open.mg`, `rook_open.eg`,
     /// `threat_pawn.Knight.mg` (on boards with pawns), `threat_piece.Queen.eg`, `bishop_pair.mg`,
-    /// `mobility_unsafe.Knight.mg` and `passed_blocked.eg` (on boards with pawns), `shield.1`, `shield.2`
-    /// and `king_open_file` (on boards of two axes), and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
+    /// `mobility_unsafe.Knight.mg` and `passed_blocked.eg` (on boards with pawns), `shield.1`, `shield.2`,
+    /// `king_open_file`, `phalanx.mg`, `backward.eg`, `storm.1` to `storm.3`, `outpost.Knight.mg`,
+    /// `outpost.Bishop.eg` and `trapped.mg` (on boards of two axes with pawns), and on 8×8 boards the piece-square corrections, `square.Knight.d4.mg` (files a to d, each standing
     /// for its mirror too; a pawn's from the second rank to the seventh).
     pub fn named(&mut self, shape: Shape) -> Vec<(String, &mut i32)> {
         let dims = shape.geometry().dims();
@@ -475,6 +510,15 @@ impl Weights {
                 out.push(("shield.1".to_string(), one));
                 out.push(("shield.2".to_string(), two));
                 out.push(("king_open_file".to_string(), &mut self.king_open_file));
+                pair(&mut out, "phalanx".to_string(), &mut self.phalanx.0, &mut self.phalanx.1);
+                pair(&mut out, "backward".to_string(), &mut self.backward.0, &mut self.backward.1);
+                for (i, w) in self.storm.iter_mut().enumerate() {
+                    out.push((format!("storm.{}", i + 1), w));
+                }
+                let [(nm, ne), (bm, be)] = &mut self.outpost;
+                pair(&mut out, "outpost.Knight".to_string(), nm, ne);
+                pair(&mut out, "outpost.Bishop".to_string(), bm, be);
+                pair(&mut out, "trapped".to_string(), &mut self.trapped.0, &mut self.trapped.1);
             }
         }
         if has_squares(shape) {
@@ -732,6 +776,13 @@ pub(crate) struct Tables {
     shield: [i32; 2],
     king_open_file: i32,
     passed_blocked: (i32, i32),
+    phalanx: (i32, i32),
+    backward: (i32, i32),
+    storm: [i32; 3],
+    outpost: [(i32, i32); 2],
+    trapped: (i32, i32),
+    /// Whether a weight of [`pawns_2d`] is not zero (else it is skipped).
+    pawns_2d: bool,
     /// The pawn kinds of the board (0 the Y-pawn, 1 the W-pawn).
     pawn_kinds: Vec<usize>,
     /// The pawns' lines and defenders of the board ([`PawnLines`]).
@@ -878,6 +929,14 @@ impl Tables {
             shield: if dims == 2 { w.shield } else { [0, 0] },
             king_open_file: if dims == 2 { w.king_open_file } else { 0 },
             passed_blocked: w.passed_blocked,
+            // The terms of `pawns_2d` and the trapped pieces count on boards of two axes only.
+            phalanx: if dims == 2 { w.phalanx } else { (0, 0) },
+            backward: if dims == 2 { w.backward } else { (0, 0) },
+            storm: if dims == 2 { w.storm } else { [0; 3] },
+            outpost: if dims == 2 { w.outpost } else { [(0, 0); 2] },
+            trapped: if dims == 2 { w.trapped } else { (0, 0) },
+            pawns_2d: dims == 2
+                && (w.phalanx != (0, 0) || w.backward != (0, 0) || w.storm != [0; 3] || w.outpost != [(0, 0); 2]),
             pawn_kinds: g.pawn_roles().iter().map(|&r| usize::from(r == Role::WPawn)).collect(),
             pawn_lines: pawn_lines_of(shape),
             knowledge: match shape {
@@ -1084,6 +1143,10 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
                 let (um, ue) = t.mobility_unsafe[ri];
                 mg[ci] += wm * r + um * unsafe_cells;
                 eg[ci] += we * r + ue * unsafe_cells;
+                if t.trapped != (0, 0) && reach - unsafe_cells <= 1 {
+                    mg[ci] += t.trapped.0;
+                    eg[ci] += t.trapped.1;
+                }
             }
             if hits > 0 {
                 units[ci] += hits * t.attack[ri];
@@ -1108,6 +1171,9 @@ pub(crate) fn evaluate_with(t: &Tables, pos: &Position) -> i32 {
     }
     if t.shield != [0, 0] || t.king_open_file != 0 {
         king_cover(t, pos, kings, &material, &mut mg);
+    }
+    if t.pawns_2d {
+        pawns_2d(t, pos, &material, &mut mg, &mut eg);
     }
     passed_pawns(t, pos, kings, &mut mg, &mut eg);
     if t.structure {
@@ -1470,6 +1536,89 @@ fn king_cover(t: &Tables, pos: &Position, kings: [usize; 2], material: &Material
             .filter(|&f| (0..t.side).contains(&f) && material.pawn_files[ci] & (1 << f) == 0)
             .count();
         mg[ci] += cover + t.king_open_file * open as i32;
+    }
+}
+
+/// Adds the pawn terms of boards of two axes ([`Weights::phalanx`], [`Weights::backward`],
+/// [`Weights::storm`] in the middlegame, [`Weights::outpost`]) for both colors. Ranks are counted from
+/// each color's own side, so the terms are the same for Black under the point reflection.
+fn pawns_2d(t: &Tables, pos: &Position, material: &Material, mg: &mut [i32; 2], eg: &mut [i32; 2]) {
+    let mb = pos.mailbox();
+    let side = t.side as usize;
+    // ranks[c][f]: the ranks (bits, from c's own side) of c's pawns on file f.
+    let mut ranks = [[0u16; 16]; 2];
+    for color in Color::ALL {
+        let ci = color.index();
+        for &p in pos.piece_list(color) {
+            if mailbox::role(mb[p as usize]).is_pawn() {
+                let (f, r) = t.file_rank[t.to_cell[p as usize] as usize];
+                let r = if ci == 0 { r as usize } else { side - 1 - r as usize };
+                ranks[ci][f as usize] |= 1 << r;
+            }
+        }
+    }
+    // The bits of `mask` seen from the other side: rank r becomes side − 1 − r.
+    let flip = |mask: u16| (0..side).filter(|&r| mask & (1 << r) != 0).fold(0u16, |m, r| m | 1 << (side - 1 - r));
+    let neighbours = |f: usize| [f.checked_sub(1), (f + 1 < side).then_some(f + 1)].into_iter().flatten();
+    for ci in 0..2 {
+        let (own, enemy) = (&ranks[ci], &ranks[1 - ci]);
+        let enemy_here: [u16; 16] = std::array::from_fn(|f| if f < side { flip(enemy[f]) } else { 0 });
+        let (mut m, mut e) = (0, 0);
+        for f in 0..side {
+            if f + 1 < side {
+                let pairs = (own[f] & own[f + 1]).count_ones() as i32;
+                m += t.phalanx.0 * pairs;
+                e += t.phalanx.1 * pairs;
+            }
+            let mut pawns = own[f];
+            while pawns != 0 {
+                let r = pawns.trailing_zeros() as usize;
+                pawns &= pawns - 1;
+                // Own pawns on the neighbouring files, and those of them level with or behind this one.
+                let beside = neighbours(f).fold(0u16, |b, g| b | own[g]);
+                let behind = beside & ((2u16 << r) - 1);
+                // The cell in front is attacked by an enemy pawn two rows ahead on a neighbouring file.
+                let attacked = r + 2 < side && neighbours(f).any(|g| enemy_here[g] & (1 << (r + 2)) != 0);
+                if beside != 0 && behind == 0 && attacked {
+                    m += t.backward.0;
+                    e += t.backward.1;
+                }
+            }
+        }
+        // The storm: enemy pawns one to three rows in front of the king, on its file and the neighbours.
+        let (kf, kr) = material.kings[ci];
+        let kr = if ci == 0 { kr as usize } else { side - 1 - kr as usize };
+        for g in neighbours(kf as usize).chain([kf as usize]) {
+            for (d, w) in t.storm.iter().enumerate() {
+                if kr + d + 1 < side && enemy_here[g] & (1 << (kr + d + 1)) != 0 {
+                    m += w;
+                }
+            }
+        }
+        // Outposts: a knight or bishop on the fourth to sixth rank, defended by an own pawn, that no enemy
+        // pawn on a neighbouring file can ever attack (none is ahead of it there).
+        for &p in pos.piece_list(Color::ALL[ci]) {
+            let role = mailbox::role(mb[p as usize]);
+            let kind = match role {
+                Role::Knight => 0,
+                Role::Bishop => 1,
+                _ => continue,
+            };
+            let (f, r) = t.file_rank[t.to_cell[p as usize] as usize];
+            let (f, r) = (f as usize, if ci == 0 { r as usize } else { side - 1 - r as usize });
+            if !(3..=5).contains(&r) {
+                continue;
+            }
+            let defended = neighbours(f).any(|g| own[g] & (1 << (r - 1)) != 0);
+            let ahead = !((2u16 << r) - 1);
+            let safe = !neighbours(f).any(|g| enemy_here[g] & ahead != 0);
+            if defended && safe {
+                m += t.outpost[kind].0;
+                e += t.outpost[kind].1;
+            }
+        }
+        mg[ci] += m;
+        eg[ci] += e;
     }
 }
 
@@ -1997,6 +2146,8 @@ mod tests {
                 w.mobility_unsafe[i] = (i as i32 - 5, 3 - 2 * i as i32);
             }
             (w.shield, w.king_open_file, w.passed_blocked) = ([9, 5], -13, (-7, -3));
+            (w.phalanx, w.backward, w.storm) = ((4, -3), (-6, -2), [-5, -9, -2]);
+            (w.outpost, w.trapped) = ([(7, 3), (5, 1)], (-30, -10));
             let all = Evaluator::new(shape, &w);
             let own = Evaluator::new(shape, &Weights::of(shape.geometry().dims()));
             let mut differ = 0;
@@ -2069,6 +2220,11 @@ mod tests {
             shield: [9, 5],
             king_open_file: -13,
             passed_blocked: (-7, -3),
+            phalanx: (4, -3),
+            backward: (-6, -2),
+            storm: [-5, -9, -2],
+            outpost: [(7, 3), (5, 1)],
+            trapped: (-30, -10),
             ..Weights::of(2)
         };
         let all = Evaluator::new(Shape::CHESS, &w);
@@ -2082,6 +2238,54 @@ mod tests {
             assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{fen}");
             assert_ne!(all.evaluate_white(&pos), Evaluator::new(Shape::CHESS, &Weights::of(2)).evaluate_white(&pos));
         }
+    }
+
+    #[test]
+    fn phalanx_backward_storm_outposts_and_trapped_pieces_by_hand() {
+        // From none, each weight alone, the same in both phases (the storm's positions keep both full
+        // armies: the middlegame's phase).
+        let none = Weights {
+            phalanx: (0, 0),
+            backward: (0, 0),
+            storm: [0; 3],
+            outpost: [(0, 0); 2],
+            trapped: (0, 0),
+            ..Weights::of(2)
+        };
+        let own = Evaluator::new(Shape::CHESS, &none);
+        let change = |w: &Weights, fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            Evaluator::new(Shape::CHESS, w).evaluate_white(&pos) - own.evaluate_white(&pos)
+        };
+        let cases: [(Weights, &str, i32); 6] = [
+            // White's d4-e4 and e4-f4 against Black's b6-c6.
+            (Weights { phalanx: (5, 5), ..none }, "4k3/8/1pp5/8/3PPP2/8/8/4K3 w - - 0 1", 2 * 5 - 5),
+            // White's d3: its neighbours c4 and e4 are both ahead of it and Black's e5 attacks d4. Black's
+            // e5 has no neighbour (an isolated pawn, not a backward one); c4 and e4 have d3 behind them.
+            (Weights { backward: (-7, -7), ..none }, "4k3/8/8/4p3/2P1P3/3P4/8/4K3 w - - 0 1", -7),
+            // Black's h3 two rows in front of White's g1 king, its g4 three rows.
+            (
+                Weights { storm: [10, 20, 30], ..none },
+                "r1bq1rk1/pppppp2/2n2n2/2b5/2B3p1/2N2N1p/PPPPPPPP/R1BQ1RK1 w - - 0 1",
+                20 + 30,
+            ),
+            // White's d5 knight defended by c4, no black pawn that could attack it (c5 is level with it);
+            // Black's d4 bishop defended by c5, and c4 is no threat to it either.
+            (Weights { outpost: [(11, 11), (13, 13)], ..none }, "4k3/8/8/2pN4/2Pb4/8/8/4K3 w - - 0 1", 11 - 13),
+            // A knight on d4 (the fourth rank) defended by c3: Black's e6 pawn can still drive it away.
+            (Weights { outpost: [(11, 11), (13, 13)], ..none }, "4k3/8/4p3/8/3N4/2P5/8/4K3 w - - 0 1", 0),
+            // The h1 bishop behind its g2 pawn cannot move; the rooks have three cells each.
+            (Weights { trapped: (-20, -20), ..none }, "r3k3/pppp4/8/8/8/8/PPPP2P1/R3K2B w - - 0 1", -20),
+        ];
+        for (w, fen, expected) in cases {
+            assert_eq!(change(&w, fen), expected, "{fen}");
+        }
+        // On the 5⁴ board the weights count for nothing.
+        let mut w4 = Weights::of(4);
+        (w4.phalanx, w4.backward, w4.storm, w4.outpost, w4.trapped) =
+            ((5, 5), (-7, -7), [10, 20, 30], [(11, 11), (13, 13)], (-20, -20));
+        let pos = tesseract_board::start::tesseract(tesseract_board::start::Army::Standard);
+        assert_eq!(Evaluator::new(Shape::TESSERACT, &w4).evaluate_white(&pos), evaluate_white(&pos));
     }
 
     #[test]

@@ -617,16 +617,17 @@ mod tests {
         // passed-pawn steps 0 to 5, 2 king distances, the unstoppable pawn, the protected, doubled and
         // isolated pawn, the rook's semi-open and open line, the bishop pair, 4 roles' threats by a pawn and
         // by a piece, 4 roles' unsafe mobility, the blocked passed pawn, the two shield rows and the king's
-        // open files, pairs counted twice. 5⁴: 6 values, 9 centralities, 6 mobilities, advances 1 and 2, 6
+        // open files, the phalanx, the backward pawn, 3 storm rows, 2 outposts and the trapped piece, pairs
+        // counted twice. 5⁴: 6 values, 9 centralities, 6 mobilities, advances 1 and 2, 6
         // attacks, shelter, tempo, passed-pawn steps 0 to 2, 2 king distances, the unstoppable pawn, the
         // same 6 pairs of pawn structure, rook lines and bishops, 6 roles' two threats and unsafe
-        // mobility, the blocked passed pawn (no shield or open files: two axes only). 5¹ (king, queen,
+        // mobility, the blocked passed pawn (no shield, open files or the terms after them: two axes only). 5¹ (king, queen,
         // rook and knight, no pawns): 3 values, 4 centralities, 3 mobilities, 3 attacks, shelter, tempo, 3
         // roles' threats by a piece.
         let line = Shape::new(1, 5).unwrap();
         let counts = [
             // With the piece-square corrections on 8×8: 5 roles' 32 squares and the pawn's 24, twice.
-            (Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2 + 1 + 12 + 16 + 8 + 2 + 3 + 2 * (5 * 32 + 24)),
+            (Shape::CHESS, 4 + 12 + 8 + 10 + 4 + 2 + 12 + 2 + 1 + 12 + 16 + 8 + 2 + 3 + 13 + 2 * (5 * 32 + 24)),
             (Shape::TESSERACT, 6 + 18 + 12 + 4 + 6 + 2 + 6 + 2 + 1 + 12 + 24 + 12 + 2),
             (line, 3 + 8 + 6 + 3 + 2 + 6),
         ];
@@ -648,6 +649,7 @@ mod tests {
             assert!(names.iter().any(|n| n == "threat_piece.Queen.mg"));
             assert_eq!(names.iter().any(|n| n.starts_with("mobility_unsafe.")), dims >= 2);
             assert_eq!(names.iter().any(|n| n.starts_with("shield.")), dims == 2);
+            assert_eq!(names.iter().any(|n| n.starts_with("outpost.Knight.")), dims == 2);
         }
     }
 }
