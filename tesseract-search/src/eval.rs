@@ -2160,6 +2160,12 @@ mod tests {
         }
     }
 
+    /// How much the 8×8 evaluation of `fen` (for White) moves from weights `from` to weights `to`.
+    fn change_8x8(from: &Weights, to: &Weights, fen: &str) -> i32 {
+        let pos = Position::from_fen(fen).unwrap();
+        Evaluator::new(Shape::CHESS, to).evaluate_white(&pos) - Evaluator::new(Shape::CHESS, from).evaluate_white(&pos)
+    }
+
     #[test]
     fn cover_safe_mobility_and_blocked_passers_by_hand() {
         // From none, each weight alone. The king's cover counts in the middlegame only: its positions keep
@@ -2172,11 +2178,7 @@ mod tests {
             passed_blocked: (0, 0),
             ..Weights::of(2)
         };
-        let own = Evaluator::new(Shape::CHESS, &none);
-        let change = |w: &Weights, fen: &str| {
-            let pos = Position::from_fen(fen).unwrap();
-            Evaluator::new(Shape::CHESS, w).evaluate_white(&pos) - own.evaluate_white(&pos)
-        };
+        let change = |w: &Weights, fen: &str| change_8x8(&none, w, fen);
         let cover = Weights { shield: [10, 4], king_open_file: -20, ..none };
         for (fen, expected) in [
             // Castled kings behind f, g and h pawns on the row in front of them: level.
@@ -2252,11 +2254,7 @@ mod tests {
             trapped: (0, 0),
             ..Weights::of(2)
         };
-        let own = Evaluator::new(Shape::CHESS, &none);
-        let change = |w: &Weights, fen: &str| {
-            let pos = Position::from_fen(fen).unwrap();
-            Evaluator::new(Shape::CHESS, w).evaluate_white(&pos) - own.evaluate_white(&pos)
-        };
+        let change = |w: &Weights, fen: &str| change_8x8(&none, w, fen);
         let cases: [(Weights, &str, i32); 6] = [
             // White's d4-e4 and e4-f4 against Black's b6-c6.
             (Weights { phalanx: (5, 5), ..none }, "4k3/8/1pp5/8/3PPP2/8/8/4K3 w - - 0 1", 2 * 5 - 5),

@@ -1,11 +1,12 @@
 //! The evaluation's symmetry: a position and its color-flipped point reflection σ score equal and
-//! opposite, on positions from seeded random play in 4D (all three armies), classic chess and Chess960.
+//! opposite, on positions from seeded random play in 4D (all three armies), classic chess and Chess960
+//! (there also under weights for the 8×8 terms the engine weighs 0).
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use tesseract_board::{CastlingMode, Position, Role, start};
+use tesseract_board::{CastlingMode, Position, Role, Shape, start};
 use tesseract_movegen::legal_moves;
-use tesseract_search::eval::{evaluate, evaluate_white, piece_value};
+use tesseract_search::eval::{Evaluator, Weights, evaluate, evaluate_white, piece_value};
 
 fn mirrored(pos: &Position) -> Position {
     // In 2D the reflection puts the king on the d-file: castling rights then need the Chess960 rules.
@@ -46,6 +47,11 @@ fn mirror_image_scores_opposite() {
         start::chess960(123).unwrap(),
         start::chess960(777).unwrap(),
     ];
+    // The 8×8 terms the engine weighs 0 (tried, not adopted), given weights: the same symmetry.
+    let mut tried = Weights::of(2);
+    (tried.phalanx, tried.backward, tried.storm) = ((13, 7), (-25, -1), [30, -18, -3]);
+    (tried.outpost, tried.trapped) = ([(28, 20), (31, 3)], (-16, -33));
+    let tried = Evaluator::new(Shape::CHESS, &tried);
     let mut checked = 0;
     for (i, s) in starts.into_iter().enumerate() {
         for seed in 0..4 {
@@ -54,6 +60,9 @@ fn mirror_image_scores_opposite() {
                 assert_eq!(evaluate_white(&flipped), -evaluate_white(&pos), "{}", pos.fen());
                 // From the side to move's point of view the two are the same.
                 assert_eq!(evaluate(&flipped), evaluate(&pos), "{}", pos.fen());
+                if pos.geometry().dims() == 2 {
+                    assert_eq!(tried.evaluate_white(&flipped), -tried.evaluate_white(&pos), "{}", pos.fen());
+                }
                 checked += 1;
             }
         }
