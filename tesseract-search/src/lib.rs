@@ -98,7 +98,9 @@
 //!   four pieces they cover take the table's value; without them (the default) nothing changes.
 //! - **Time management** ([`time`]): a [`Clock`] (time left, increment, moves to the control) gives a
 //!   [`TimeBudget`] of a soft limit (no new iteration) and a hard limit (the search's wall-clock limit),
-//!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`).
+//!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`); a
+//!   [`Stability`] paces the soft limit by what the iterations show (the best move changing or standing,
+//!   the score falling).
 //!
 //! # Bench signature
 //!
@@ -174,7 +176,7 @@ pub use search::{
 pub use tesseract_movegen::{GameEnd, Termination};
 pub use thinker::{BestMove, Observer, ThinkError, Thinker};
 pub use tier::{ParseTierError, Tier, TierSettings};
-pub use time::{Clock, TimeBudget};
+pub use time::{Clock, Stability, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use words::describe;
 

@@ -16,10 +16,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tesseract_board::start::{self, Army};
-use tesseract_board::{CastlingMode, Color, Position, Shape, TextMove};
+use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove};
 use tesseract_movegen::{Legal, text_line, text_line_string};
 use tesseract_search::{
-    Clock, Game, Info, Observer, Options, Score, SearchResult, Searcher, Thinker, Tier, TimeBudget,
+    Clock, Game, Info, Observer, Options, Score, SearchResult, Searcher, Stability, Thinker, Tier, TimeBudget,
 };
 use tesseract_tablebase::Tablebases;
 
@@ -208,8 +208,13 @@ struct State {
     open_ended: bool,
     /// The time limits of the move, started at `go` or at `ponderhit`.
     budget: Option<TimeBudget>,
-    soft: Option<Instant>,
+    /// When the budget's clock started (`go`, or `ponderhit`).
+    started: Option<Instant>,
     hard: Option<Instant>,
+    /// How settled the search is, iteration by iteration: it stretches or shrinks the soft limit of a
+    /// clock's budget (`paced`); a `go movetime` budget is not paced.
+    stability: Stability,
+    paced: bool,
     /// `bestmove` is printed or about to be: the search thread is ending.
     finished: bool,
     /// `bestmove` has been printed (or is about to be) for this search: never a second one.
@@ -226,13 +231,16 @@ impl State {
     /// Starts the clock of the move's budget.
     fn start_clock(&mut self, now: Instant) {
         if let Some(b) = self.budget {
-            self.soft = now.checked_add(b.soft);
+            self.started = Some(now);
             self.hard = now.checked_add(b.hard);
         }
     }
 
-    /// Whether the search should stop after an iteration that has reached `score`.
-    fn stop_after_iteration(&self, now: Instant, score: Score, mate: Option<u32>) -> bool {
+    /// Records an iteration that has reached `score` with `best` first on its line, and says whether the
+    /// search should stop: a stop was asked, `go mate` found its mate, or the budget's soft limit
+    /// (stretched or shrunk by the search's [`Stability`]) or hard limit has passed.
+    fn stop_after_iteration(&mut self, now: Instant, best: Option<Move>, score: Score, mate: Option<u32>) -> bool {
+        self.stability.update(best, score);
         if self.stop_requested {
             return true;
         }
@@ -240,7 +248,14 @@ impl State {
             return false;
         }
         let found_mate = matches!((score, mate), (Score::Mate(m), Some(n)) if m > 0 && m.unsigned_abs() <= n);
-        found_mate || self.soft.is_some_and(|s| now >= s) || self.hard.is_some_and(|h| now >= h)
+        let soft = match (self.budget, self.started) {
+            (Some(b), Some(t)) if self.paced => {
+                b.stop_after_iteration_with(now.saturating_duration_since(t), &self.stability)
+            }
+            (Some(b), Some(t)) => b.stop_after_iteration(now.saturating_duration_since(t)),
+            _ => false,
+        };
+        found_mate || soft || self.hard.is_some_and(|h| now >= h)
     }
 }
 
@@ -672,8 +687,10 @@ impl Engine {
                 infinite: go.infinite,
                 open_ended: limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none(),
                 budget,
-                soft: None,
+                started: None,
                 hard: None,
+                stability: Stability::default(),
+                paced: go.movetime.is_none(),
                 finished: false,
                 bestmove_sent: false,
             }),
@@ -761,8 +778,8 @@ struct SearchJob {
 impl Observer for SearchJob {
     fn iteration(&mut self, info: &Info<'_>) -> ControlFlow<()> {
         let ok = self.out.line(&info_line(&self.pos, info));
-        let st = self.guard.0.lock();
-        if !ok || st.stop_after_iteration(Instant::now(), info.score, self.mate) {
+        let mut st = self.guard.0.lock();
+        if !ok || st.stop_after_iteration(Instant::now(), info.pv.first().copied(), info.score, self.mate) {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -1202,6 +1219,38 @@ mod tests {
         let t = Instant::now();
         out.wait_for("bestmove", 10);
         assert!(t.elapsed() < Duration::from_millis(150), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn a_clock_is_paced_by_the_iterations_and_movetime_is_not() {
+        let ms = Duration::from_millis;
+        let state = |paced: bool| State {
+            stop_requested: false,
+            pondering: false,
+            infinite: false,
+            open_ended: false,
+            budget: Some(TimeBudget { soft: ms(100), hard: ms(300) }),
+            started: None,
+            hard: None,
+            finished: false,
+            bestmove_sent: false,
+            stability: Stability::default(),
+            paced,
+        };
+        let moves = tesseract_movegen::legal_moves(&start::chess());
+        let (a, b) = (moves.first().copied(), moves.get(1).copied());
+        let t0 = Instant::now();
+        for paced in [true, false] {
+            let mut st = state(paced);
+            st.start_clock(t0);
+            // Six iterations with the same best move at 75 ms: settled, the soft limit is ×0.7 = 70 ms.
+            let stops: Vec<bool> =
+                (0..6).map(|_| st.stop_after_iteration(t0 + ms(75), a, Score::Cp(0), None)).collect();
+            assert_eq!(stops, [false, false, false, false, false, paced]);
+            // The best move changes at 150 ms: ×1.6, 160 ms, so it goes on when paced.
+            assert_eq!(st.stop_after_iteration(t0 + ms(150), b, Score::Cp(0), None), !paced);
+            assert!(st.stop_after_iteration(t0 + ms(160), b, Score::Cp(0), None));
+        }
     }
 
     #[test]
