@@ -35,7 +35,9 @@
 //! iteration that changed the best move, down to ×0.7 once it has stood for five, and times up to ×1.4 more
 //! when the score fell (never past the hard limit), so that time goes to the moves where the search is
 //! still changing its mind. `tesseract-uci` does; measured, the master paced against the same master
-//! unpaced (the crate README, "The clock, paced, again") won by a clear margin while spending less time in all.
+//! unpaced (the crate README, "The clock, paced, again"): +18 Elo [−8, +45] in 400 games at 4+0.04, not
+//! significant alone, on about 5% fewer nodes a move. The floor worked out above is for the unpaced soft
+//! limit; paced moves spend less on average, so the clock stays higher (the hard limit is unchanged).
 
 use std::time::Duration;
 
@@ -137,7 +139,8 @@ impl TimeBudget {
     /// assert!(b.stop_after_iteration_with(Duration::from_millis(100), &Stability::default()));
     /// ```
     pub fn stop_after_iteration_with(&self, elapsed: Duration, stability: &Stability) -> bool {
-        elapsed >= (self.soft * stability.soft_permille() / 1000).min(self.hard)
+        let soft = self.soft.checked_mul(stability.soft_permille()).map_or(self.hard, |d| d / 1000);
+        elapsed >= soft.min(self.hard)
     }
 }
 
@@ -429,7 +432,7 @@ mod tests {
         assert_eq!(permille_after(Score::Cp(0), Score::Cp(-25)), 770);
         assert_eq!(permille_after(Score::Cp(0), Score::Cp(-100)), 980);
         assert_eq!(permille_after(Score::Cp(50), Score::Mate(-3)), 980);
-        // A mate found is a rise; a mate lost the largest fall (and no overflow at the extremes).
+        // A mate found is a rise; a mate lost the largest fall (a fall from mating to being mated).
         assert_eq!(permille_after(Score::Cp(0), Score::Mate(2)), 700);
         assert_eq!(permille_after(Score::Mate(1), Score::Mate(-1)), 980);
         // The best move changing while the score falls: ×1.6 · ×1.4 = ×2.24.

@@ -1249,7 +1249,21 @@ mod tests {
             assert_eq!(stops, [false, false, false, false, false, paced]);
             // The best move changes at 150 ms: ×1.6, 160 ms, so it goes on when paced.
             assert_eq!(st.stop_after_iteration(t0 + ms(150), b, Score::Cp(0), None), !paced);
-            assert!(st.stop_after_iteration(t0 + ms(160), b, Score::Cp(0), None));
+            let budget = st.budget.unwrap();
+            assert!(!budget.stop_after_iteration_with(ms(159), &st.stability));
+            assert!(budget.stop_after_iteration_with(ms(160), &st.stability));
+        }
+    }
+
+    #[test]
+    fn a_clock_budget_is_paced_and_a_movetime_budget_is_not() {
+        let (mut e, out) = engine();
+        for (go, paced) in [("go movetime 300", false), ("go wtime 2000 btime 2000", true)] {
+            out.clear();
+            send(&mut e, &["position startpos", go]);
+            let running = e.running.as_ref().expect("a search runs");
+            assert_eq!(running.control.lock().paced, paced, "{go}");
+            out.wait_for("bestmove", 10);
         }
     }
 
