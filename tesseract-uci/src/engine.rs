@@ -1213,7 +1213,7 @@ mod tests {
         out.wait_for("bestmove", 10);
         let took = t.elapsed();
         assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(500), "{took:?}");
-        // Black to move with 500 ms in sudden death: hard limit min(3·(400/30), 200) = 40 ms.
+        // Black to move with 500 ms in sudden death: hard limit min(3·(400/20), 200) = 60 ms.
         out.clear();
         send(&mut e, &["go wtime 1 btime 500"]);
         let t = Instant::now();
