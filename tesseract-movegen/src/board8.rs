@@ -561,6 +561,85 @@ impl Out for Counter {
     }
 }
 
+/// The attack sets of the 8×8 board's pieces, as 64-bit cell sets (bit `i` the cell of index `i`, a1 = 0,
+/// h1 = 7, a8 = 56, as in [`tesseract_board::Bitboards`]): the tables and magic bitboards of the fast
+/// generator's 8×8 back end, for evaluations and exchange counts that work on bitboards.
+///
+/// The handle is a reference to tables built once per process (at the first call of [`Attacks8::get`] or
+/// of the generator on an 8×8 board); keep it rather than call `get` in a hot loop.
+///
+/// # Examples
+/// ```
+/// use tesseract_board::Color;
+/// use tesseract_movegen::Attacks8;
+/// let a = Attacks8::get();
+/// let (a1, b1, e4) = (0, 1, 28);
+/// assert_eq!(a.knight(b1).count_ones(), 3); // a3, c3, d2
+/// assert_eq!(a.rook(a1, 0).count_ones(), 14);
+/// assert_eq!(a.rook(a1, 1 << b1), (1 << b1) | 0x0101_0101_0101_0100); // stops on b1, the a-file
+/// assert_eq!(a.queen(e4, 0).count_ones(), 27);
+/// assert_eq!(a.pawn(Color::White, e4), (1 << 35) | (1 << 37)); // d5, f5
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct Attacks8(&'static Tables8);
+
+impl std::fmt::Debug for Tables8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables8")
+    }
+}
+
+impl Attacks8 {
+    /// The tables, built on first use.
+    pub fn get() -> Attacks8 {
+        Attacks8(Tables8::get())
+    }
+
+    /// The cells a knight on `sq` attacks.
+    #[inline(always)]
+    pub fn knight(self, sq: usize) -> u64 {
+        self.0.knight[sq & 63]
+    }
+
+    /// The cells a king on `sq` attacks.
+    #[inline(always)]
+    pub fn king(self, sq: usize) -> u64 {
+        self.0.king[sq & 63]
+    }
+
+    /// The cells a pawn of `color` on `sq` attacks (captures onto). So the pawns of `by` that attack a cell
+    /// `sq` stand on `pawn(by.other(), sq)`.
+    #[inline(always)]
+    pub fn pawn(self, color: Color, sq: usize) -> u64 {
+        self.0.pawn_attacks[color.index()][sq & 63]
+    }
+
+    /// The cells a rook on `sq` attacks with the cells of `occ` occupied (up to and including the first
+    /// occupied cell of each line).
+    #[inline(always)]
+    pub fn rook(self, sq: usize, occ: u64) -> u64 {
+        self.0.rook(sq, occ)
+    }
+
+    /// The cells a bishop on `sq` attacks with the cells of `occ` occupied.
+    #[inline(always)]
+    pub fn bishop(self, sq: usize, occ: u64) -> u64 {
+        self.0.bishop(sq, occ)
+    }
+
+    /// The cells a queen on `sq` attacks with the cells of `occ` occupied.
+    #[inline(always)]
+    pub fn queen(self, sq: usize, occ: u64) -> u64 {
+        self.0.rook(sq, occ) | self.0.bishop(sq, occ)
+    }
+
+    /// The cells strictly between `a` and `b` when they share a rank, file or diagonal, else none.
+    #[inline(always)]
+    pub fn between(self, a: usize, b: usize) -> u64 {
+        self.0.between(a, b)
+    }
+}
+
 #[inline(always)]
 pub(crate) fn cell(sq: usize) -> Cell {
     Cell::new(sq as u16)

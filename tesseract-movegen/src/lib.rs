@@ -77,6 +77,7 @@ mod rules;
 pub mod san;
 mod tables;
 
+pub use board8::Attacks8;
 pub use fast::{
     AllMoves, GenMode, MAX_PIECE_MOVES, MoveFilter, MoveList, Noisy, PieceMoves, count, empty_board_moves, generate,
     generate_until, legal_moves, legal_moves_into, legal_moves_matching, moves_from, noisy_moves,

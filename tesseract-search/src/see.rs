@@ -5,10 +5,17 @@
 //! out from it along every direction (a slider behind a piece that has captured joins in, an X-ray) and by
 //! looking at the knight leaps and the cells a pawn would capture from. Pins and checks are ignored, as
 //! usual: the figure guides ordering and pruning, it does not decide legality.
+//!
+//! On 8×8 the attackers are read from the position's bitboards and the generator's attack tables
+//! ([`Attacks8`]) instead, choosing among equal pieces the one the walk would find first (the same
+//! exchange, so the same figure: a test compares the two on positions of many games).
 
 use arrayvec::ArrayVec;
+use std::sync::OnceLock;
 use tesseract_board::mailbox::{self, EMPTY, OFFBOARD};
-use tesseract_board::{Color, Move, Position, Role};
+
+use tesseract_board::{Bitboards, Color, Move, Position, Role, Shape};
+use tesseract_movegen::Attacks8;
 
 use crate::eval::Tables;
 
@@ -23,6 +30,123 @@ const MAX_EXCHANGE: usize = 32;
 /// sides recapture on its cell with their least valuable piece for as long as it pays. A quiet move
 /// scores the loss of the moved piece if the cell is attacked, 0 otherwise.
 pub(crate) fn see(t: &Tables, pos: &Position, m: Move) -> i32 {
+    match pos.bitboards() {
+        Some(bb) => see_by(t, pos, m, Board8 { bb, attacks: Attacks8::get(), order: order8() }),
+        None => see_by(t, pos, m, Walk),
+    }
+}
+
+/// How [`see_by`] finds the least valuable attacker of a cell, the cells of `removed` counting as empty:
+/// its padded cell and mailbox code.
+trait Attackers {
+    fn least_valuable(
+        &self,
+        t: &Tables,
+        pos: &Position,
+        at: usize,
+        side: Color,
+        removed: &[usize],
+    ) -> Option<(usize, u8)>;
+}
+
+/// The walk of the padded mailbox, on every board: [`least_valuable_attacker`].
+struct Walk;
+
+impl Attackers for Walk {
+    #[inline]
+    fn least_valuable(
+        &self,
+        t: &Tables,
+        pos: &Position,
+        at: usize,
+        side: Color,
+        removed: &[usize],
+    ) -> Option<(usize, u8)> {
+        least_valuable_attacker(t, pos, at, side, removed)
+    }
+}
+
+/// The 8×8 bitboards.
+#[derive(Copy, Clone)]
+struct Board8<'a> {
+    bb: &'a Bitboards,
+    attacks: Attacks8,
+    order: &'static [u8; 64 * 64],
+}
+
+/// `order[64 · at + from]`: the place of the step from `at` to `from` in the walk's order, the knight leaps
+/// (in the geometry's order) and then the directions (likewise, every cell along the ray): the walk
+/// keeps, among equally valuable attackers, the first it meets.
+fn order8() -> &'static [u8; 64 * 64] {
+    static ORDER: OnceLock<Box<[u8; 64 * 64]>> = OnceLock::new();
+    ORDER.get_or_init(|| {
+        let g = Shape::CHESS.geometry();
+        let mut order = Box::new([u8::MAX; 64 * 64]);
+        for at in g.all_cells() {
+            for (i, l) in g.leaps().iter().enumerate() {
+                if let Some(to) = g.offset(at, &l.delta) {
+                    order[64 * at.index() + to.index()] = i as u8;
+                }
+            }
+            for (i, d) in g.directions().iter().enumerate() {
+                let mut cell = g.offset(at, &d.delta);
+                while let Some(to) = cell {
+                    order[64 * at.index() + to.index()] = 8 + i as u8;
+                    cell = g.offset(to, &d.delta);
+                }
+            }
+        }
+        order
+    })
+}
+
+impl Attackers for Board8<'_> {
+    #[inline]
+    fn least_valuable(
+        &self,
+        t: &Tables,
+        pos: &Position,
+        at: usize,
+        side: Color,
+        removed: &[usize],
+    ) -> Option<(usize, u8)> {
+        let (bb, a) = (self.bb, self.attacks);
+        let to_cell = pos.geometry().padded_to_cell_table();
+        let sq = usize::from(to_cell[at]);
+        let gone = removed.iter().fold(0u64, |s, &p| s | 1 << to_cell[p]);
+        let occ = bb.occupied() & !gone;
+        let ours = bb.by_color(side) & occ;
+        let mb = pos.mailbox();
+        let padded = |s: usize| t.padded_of(s);
+        // Pawns first, the one toward +x before the one toward −x (the walk's order).
+        let pawns = a.pawn(side.other(), sq) & ours & bb.by_role(Role::YPawn);
+        if pawns != 0 {
+            let p = padded(63 - pawns.leading_zeros() as usize);
+            return Some((p, mb[p]));
+        }
+        let queens = bb.by_role(Role::Queen);
+        let candidates = ours
+            & ((a.knight(sq) & bb.by_role(Role::Knight))
+                | (a.bishop(sq, occ) & (bb.by_role(Role::Bishop) | queens))
+                | (a.rook(sq, occ) & (bb.by_role(Role::Rook) | queens))
+                | (a.king(sq) & bb.by_role(Role::King)));
+        let mut best: Option<(i32, u8, usize)> = None;
+        let mut rest = candidates;
+        while rest != 0 {
+            let from = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let key = (value(t, mb[padded(from)]), self.order[64 * sq + from], from);
+            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        best.map(|(_, _, from)| (padded(from), mb[padded(from)]))
+    }
+}
+
+/// [`see`] with the attackers found by `attackers`.
+#[inline]
+fn see_by(t: &Tables, pos: &Position, m: Move, attackers: impl Attackers) -> i32 {
     let g = pos.geometry();
     let mb = pos.mailbox();
     let at = g.padded(m.to);
@@ -56,7 +180,7 @@ pub(crate) fn see(t: &Tables, pos: &Position, m: Move) -> i32 {
     };
     let mut side = pos.turn().other();
     while gain.len() <= MAX_EXCHANGE {
-        let Some((cell, code)) = least_valuable_attacker(t, pos, at, side, &removed) else {
+        let Some((cell, code)) = attackers.least_valuable(t, pos, at, side, &removed) else {
             break;
         };
         let previous = *gain.last().expect("one gain at least");
@@ -270,6 +394,42 @@ mod tests {
             }
         }
         assert!(captures > 1000, "{captures} captures checked");
+    }
+
+    /// Every move of the positions of random games from the classic and Chess960 starts (quiet moves too:
+    /// the search asks their exchange): the bitboards' exchange is the walk's, under the engine's values
+    /// and under values where a knight is worth a bishop and a rook a queen (ties the order must settle).
+    #[test]
+    fn the_8x8_bitboard_exchange_is_the_walks() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{Rng, SeedableRng};
+        use tesseract_board::start;
+
+        use crate::eval::{WEIGHTS_2D, Weights};
+        let mut ties: Weights = WEIGHTS_2D;
+        ties.values[Role::Knight.index()] = ties.values[Role::Bishop.index()];
+        ties.values[Role::Rook.index()] = ties.values[Role::Queen.index()];
+        let tables = [Tables::of(Shape::CHESS), Tables::with(Shape::CHESS, &ties)];
+        let mut rng = ChaCha8Rng::seed_from_u64(35);
+        let mut moves_seen = 0;
+        for game in 0..60u32 {
+            let mut pos = if game % 2 == 0 { start::chess() } else { start::chess960(game * 13 % 960).unwrap() };
+            for _ in 0..250 {
+                let moves = tesseract_movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let board = Board8 { bb: pos.bitboards().unwrap(), attacks: Attacks8::get(), order: order8() };
+                for &m in &moves {
+                    for t in tables {
+                        assert_eq!(see_by(t, &pos, m, Walk), see_by(t, &pos, m, board), "{m:?} in {}", pos.fen());
+                    }
+                    moves_seen += 1;
+                }
+                pos.make(moves[rng.next_u32() as usize % moves.len()]);
+            }
+        }
+        assert!(moves_seen > 200_000, "{moves_seen} moves");
     }
 
     #[test]
