@@ -565,7 +565,8 @@ impl Out for Counter {
 /// h1 = 7, a8 = 56, as in [`tesseract_board::Bitboards`]): the tables and magic bitboards of the fast
 /// generator's 8×8 back end, for evaluations and exchange counts that work on bitboards.
 ///
-/// The handle is a reference to tables built once per process (at the first call of [`Attacks8::get`] or
+/// A cell index `sq` is taken modulo 64 (callers pass 0..64; an index of 64 or more is not a cell of the
+/// board). The handle is a reference to tables built once per process (at the first call of [`Attacks8::get`] or
 /// of the generator on an 8×8 board); keep it rather than call `get` in a hot loop.
 ///
 /// # Examples

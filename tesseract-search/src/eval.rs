@@ -54,7 +54,7 @@
 //! are read from the position's bitboards ([`tesseract_board::Bitboards`], with the generator's
 //! [`Attacks8`]) instead of walking the mailbox: the same cells as bit sets, so the same value, which a
 //! test checks against the walk on the positions of random games (under the engine's weights and with
-//! every term on). Together with the exchange count on bitboards (the `see` module) it takes about a fifth
+//! every term of these on). Together with the exchange count on bitboards (the `see` module) it takes about a fifth
 //! off the time of a 2D search (the crate README, "Speed, measured").
 //!
 //! Then **endgame knowledge** from the material (`known`) scales the sum: dead positions score 0, the side
@@ -1158,11 +1158,11 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
             if near_own[p] {
                 shelter[ci] += 1;
             }
-            let pawn_attacked_here = match sets {
+            let pawn_attacked_here = || match sets {
                 Some((_, _, _, pawn_attacks, _)) => pawn_attacks & 1 << board_cell != 0,
                 None => pawn_attacked(p),
             };
-            if t.pawn_threats && !role.is_pawn() && pawn_attacked_here {
+            if t.pawn_threats && !role.is_pawn() && pawn_attacked_here() {
                 let (m, e) = t.threat_pawn[ri];
                 threats[1 - ci].0 += m;
                 threats[1 - ci].1 += e;
@@ -2571,11 +2571,13 @@ mod tests {
     fn the_8x8_bitboard_reach_evaluates_as_the_mailbox_walk() {
         // Random games from the classic start and Chess960 starts (promotions, castling, en passant, bare
         // kings): every position is evaluated through the bitboards and through the mailbox walk of the
-        // other boards, under the engine's weights and under weights with every term on.
+        // other boards, under the engine's weights and under weights with every term of the reach and the
+        // pawns on.
         use rand_chacha::ChaCha8Rng;
         use rand_core::{Rng, SeedableRng};
         let mut all_on = WEIGHTS_2D;
         all_on.rook_line[1].1 = 13;
+        all_on.trapped = (-41, -17);
         for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
             all_on.mobility_unsafe[r.index()] = (-3 - r.index() as i32, -2);
             all_on.threat_piece[r.index()] = (20 + r.index() as i32, 7);

@@ -420,9 +420,22 @@ mod tests {
                     break;
                 }
                 let board = Board8 { bb: pos.bitboards().unwrap(), attacks: Attacks8::get(), order: order8() };
+                let g = pos.geometry();
                 for &m in &moves {
                     for t in tables {
                         assert_eq!(see_by(t, &pos, m, Walk), see_by(t, &pos, m, board), "{m:?} in {}", pos.fen());
+                        // The attackers themselves, one by one as the exchange takes them, for both sides.
+                        for side in Color::ALL {
+                            let (at, mut removed) = (g.padded(m.to), vec![g.padded(m.from)]);
+                            loop {
+                                let walk = Walk.least_valuable(t, &pos, at, side, &removed);
+                                assert_eq!(walk, board.least_valuable(t, &pos, at, side, &removed), "{}", pos.fen());
+                                match walk {
+                                    Some((cell, _)) => removed.push(cell),
+                                    None => break,
+                                }
+                            }
+                        }
                     }
                     moves_seen += 1;
                 }

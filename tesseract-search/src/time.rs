@@ -34,7 +34,7 @@
 //! Wherever the increment is no more than the overhead (10+0.1 with 100 ms), a move's spending is a fixed
 //! fraction of the clock, so the clock sinks only slowly towards the level where that fraction is the
 //! increment: with 30 moves the lowest clock of each of the paced master's games averaged about 43% of
-//! the base (4.3 s of 10 against Stockfish, 1.7 s of 4 in self-play at 4+0.04), never spent. Twenty
+//! the base (4.4 s of 10 against Stockfish, 1.7 s of 4 in self-play at 4+0.04), never spent. Twenty
 //! moves lower that level by a third and spend the difference, from the first moves on. Measured (the
 //! crate README, "Spending the reserve"): the paced master assuming 20 against the same assuming 30,
 //! 4+0.04 with 40 ms of overhead, 400 games: +28 Elo [+1, +55], no game lost on time.
