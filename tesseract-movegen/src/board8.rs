@@ -615,6 +615,28 @@ impl Attacks8 {
         self.0.pawn_attacks[color.index()][sq & 63]
     }
 
+    /// The cells the pawns of `color` on the cells of `pawns` attack together: the union of [`Attacks8::pawn`]
+    /// over them, by two shifts of the whole set.
+    ///
+    /// ```
+    /// use tesseract_board::Color;
+    /// use tesseract_movegen::Attacks8;
+    /// let a = Attacks8::get();
+    /// let (a2, e4, h7) = (8, 28, 55);
+    /// let pawns = (1u64 << a2) | (1 << e4) | (1 << h7);
+    /// assert_eq!(a.pawns(Color::White, pawns), a.pawn(Color::White, a2) | a.pawn(Color::White, e4) | a.pawn(Color::White, h7));
+    /// assert_eq!(a.pawns(Color::Black, 1 << e4), (1 << 19) | (1 << 21)); // d3, f3
+    /// ```
+    #[inline(always)]
+    pub fn pawns(self, color: Color, pawns: u64) -> u64 {
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        const FILE_H: u64 = FILE_A << 7;
+        match color {
+            Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+            Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+        }
+    }
+
     /// The cells a rook on `sq` attacks with the cells of `occ` occupied (up to and including the first
     /// occupied cell of each line).
     #[inline(always)]
@@ -1248,6 +1270,30 @@ mod tests {
                         break;
                     }
                 }
+            }
+        }
+    }
+
+    /// The pawns' attacks by shifts are the union of the table's, for every color and many sets.
+    #[test]
+    fn the_shifted_pawn_attacks_are_the_tables() {
+        let a = super::Attacks8::get();
+        let mut rng = SplitMix(7);
+        for k in 0..2000 {
+            // Sparse and dense sets, the edges included.
+            let set = match k {
+                0 => !0,
+                1 => 0,
+                _ => (rng.next() & rng.next()) | if k % 3 == 0 { rng.next() } else { 0 },
+            };
+            for color in tesseract_board::Color::ALL {
+                let mut want = 0;
+                for sq in 0..64 {
+                    if set >> sq & 1 == 1 {
+                        want |= a.pawn(color, sq);
+                    }
+                }
+                assert_eq!(a.pawns(color, set), want, "{color:?} pawns on {set:#x}");
             }
         }
     }

@@ -1120,12 +1120,7 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
         // On 8×8: the occupancy, own and enemy pieces, the cells the enemy pawns attack and the ring
         // around the enemy king, as bit sets.
         let sets = bits.map(|(bb, a)| {
-            let mut pawn_attacks = 0u64;
-            let mut pawns = bb.pieces(color.other(), Role::YPawn);
-            while pawns != 0 {
-                pawn_attacks |= a.pawn(color.other(), pawns.trailing_zeros() as usize);
-                pawns &= pawns - 1;
-            }
+            let pawn_attacks = a.pawns(color.other(), bb.pieces(color.other(), Role::YPawn));
             let ring = a.king(usize::from(t.to_cell[kings[1 - ci]]));
             (bb.occupied(), bb.by_color(color), bb.by_color(color.other()), pawn_attacks, ring)
         });
@@ -1158,11 +1153,15 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
             if near_own[p] {
                 shelter[ci] += 1;
             }
+            // A pawn has no reach: the rest is the pieces'.
+            if role.is_pawn() {
+                continue;
+            }
             let pawn_attacked_here = || match sets {
                 Some((_, _, _, pawn_attacks, _)) => pawn_attacks & 1 << board_cell != 0,
                 None => pawn_attacked(p),
             };
-            if t.pawn_threats && !role.is_pawn() && pawn_attacked_here() {
+            if t.pawn_threats && pawn_attacked_here() {
                 let (m, e) = t.threat_pawn[ri];
                 threats[1 - ci].0 += m;
                 threats[1 - ci].1 += e;
@@ -1732,6 +1731,12 @@ fn pawns_2d(t: &Tables, pos: &Position, material: &Material, mg: &mut [i32; 2], 
     }
 }
 
+/// The axis a Y-pawn moves along (the only pawn kind of 8×8).
+const Y_PAWN_AXIS: usize = match Role::YPawn.pawn_axis() {
+    Some(axis) => axis,
+    None => 1,
+};
+
 /// Adds the passed-pawn terms of both colors: a pawn is passed when no enemy pawn stops it ([`pawn_stops`]).
 /// It earns `Weights::passed[steps]`; in the endgame `steps · (enemy · d(enemy king) − own · d(own king))`
 /// more (`Weights::passed_king`), the distances in king moves to the cell in front of it; `steps ·
@@ -1763,18 +1768,9 @@ fn passed_pawns(
         let own_pawns = [mailbox::code(color, Role::YPawn), mailbox::code(color, Role::WPawn)];
         // White's pawns go up their axis, Black's down.
         let (dir, last) = if ci == 0 { (1, t.side) } else { (-1, 1) };
-        for &p in pos.piece_list(color) {
-            let p = p as usize;
-            let role = mailbox::role(mb[p]);
-            let Some(axis) = role.pawn_axis() else { continue };
+        // Each passed pawn (its padded cell and axis) earns its terms.
+        let mut score = |p: usize, axis: usize| {
             let cell = t.to_cell[p] as usize;
-            let passed = match masks {
-                Some((m, bb)) => m.stops[ci][cell] & bb.pieces(Color::ALL[enemy], Role::YPawn) == 0,
-                None => is_passed(t, mb, ci, role, cell),
-            };
-            if !passed {
-                continue;
-            }
             let coord = i32::from(t.coords[cell][axis]);
             let steps = if ci == 0 { coord - 2 } else { t.side - 1 - coord }.clamp(0, 7);
             let (pm, pe) = t.passed[steps as usize];
@@ -1799,6 +1795,31 @@ fn passed_pawns(
                     (1..=cells_to_go).any(|k| own_pawns.contains(&mb[(p as i32 + k * stride) as usize]));
                 if !own_pawn_ahead && moves_to_go < dist(enemy_king, &promotion) - i32::from(enemy_to_move) {
                     eg[ci] += t.unstoppable;
+                }
+            }
+        };
+        match masks {
+            // On 8×8 the pawns come from the bitboards.
+            Some((m, bb)) => {
+                let enemy_pawns = bb.pieces(Color::ALL[enemy], Role::YPawn);
+                let mut pawns = bb.pieces(color, Role::YPawn);
+                while pawns != 0 {
+                    let sq = pawns.trailing_zeros() as usize;
+                    pawns &= pawns - 1;
+                    if m.stops[ci][sq] & enemy_pawns == 0 {
+                        score(t.padded_of[sq] as usize, Y_PAWN_AXIS);
+                    }
+                }
+            }
+            None => {
+                for &p in pos.piece_list(color) {
+                    let p = p as usize;
+                    let role = mailbox::role(mb[p]);
+                    if let Some(axis) = role.pawn_axis() {
+                        if is_passed(t, mb, ci, role, t.to_cell[p] as usize) {
+                            score(p, axis);
+                        }
+                    }
                 }
             }
         }

@@ -1034,9 +1034,11 @@ impl Worker<'_> {
         let cells = self.t_cells();
         let counter = self.countermove_slot().and_then(|i| self.countermoves[i]);
         let bases = self.cont_bases();
+        let mut tt_index = None;
         for i in 0..self.lists[ply].len() {
             let m = self.lists[ply][i].0;
             let s = if Some(m) == tt_move {
+                tt_index = Some(i);
                 SCORE_TT
             } else {
                 let s = self.order_score(m, killers, cells, bases);
@@ -1044,6 +1046,11 @@ impl Worker<'_> {
                 if Some(m) == counter && s.abs() <= (1 + CONT_PLIES as i32) * HISTORY_MAX { SCORE_COUNTER } else { s }
             };
             self.lists[ply][i].1 = s;
+        }
+        // The table's move is the best-scored move: put it first as the first pick would ([`Worker::pick`]
+        // then takes it without a look at the rest).
+        if let Some(i) = tt_index {
+            self.lists[ply].swap(0, i);
         }
     }
 
@@ -1141,11 +1148,14 @@ impl Worker<'_> {
         loop {
             let list = &mut self.lists[ply];
             let mut best = i;
-            if i < PICK_THEN_SORT {
-                for j in i + 1..list.len() {
-                    if list[j].1 > list[best].1 {
-                        best = j;
-                    }
+            // The table's move, put first by [`Worker::score_moves`], outranks every other.
+            if i < PICK_THEN_SORT && list[i].1 != SCORE_TT {
+                // The first of the best-scored moves, found without a branch a move.
+                let mut best_score = list[i].1;
+                for (j, &(_, s)) in list.iter().enumerate().skip(i + 1) {
+                    let better = s > best_score;
+                    best = if better { j } else { best };
+                    best_score = if better { s } else { best_score };
                 }
                 list.swap(i, best);
             }
