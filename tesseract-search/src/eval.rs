@@ -804,36 +804,27 @@ pub(crate) struct Tables {
     masks8: Option<Box<PawnMasks8>>,
 }
 
-/// The cells the pawn terms read on 8×8, as 64-bit sets made from the lists of [`pawn_stops`] and
-/// [`PawnLines`] (so the same cells), for the evaluation on bitboards.
+/// The cells the passed-pawn and rook-file terms read on 8×8, as 64-bit sets made from the lists of
+/// [`pawn_stops`] and [`PawnLines`] (so the same cells), for the evaluation on bitboards.
 struct PawnMasks8 {
     /// `stops[color][cell]`: where an enemy pawn stops a pawn of `color` on `cell` (it is not passed).
     stops: [[u64; 64]; 2],
-    /// `ahead[color][cell]`: the cells in front of a pawn of `color` on `cell`, on its file.
-    ahead: [[u64; 64]; 2],
     /// The cells of the cell's file, the cell left out.
     file: [u64; 64],
-    /// The cells of the files next to the cell's.
-    beside: [u64; 64],
 }
 
 impl PawnMasks8 {
     fn of(g: &Geometry, stops: &PawnStops, lines: &PawnLines, to_cell: &[u16]) -> PawnMasks8 {
         let cells = g.cells();
         let set = |padded: &mut dyn Iterator<Item = u16>| padded.fold(0u64, |s, q| s | 1 << to_cell[q as usize]);
-        let mut m = PawnMasks8 { stops: [[0; 64]; 2], ahead: [[0; 64]; 2], file: [0; 64], beside: [0; 64] };
+        let mut m = PawnMasks8 { stops: [[0; 64]; 2], file: [0; 64] };
         for cell in 0..64 {
             for ci in 0..2 {
                 let (a, b) = stops.1[ci * 2 * cells + cell];
                 m.stops[ci][cell] = set(&mut stops.0[a as usize..b as usize].iter().map(|&(q, _)| q));
-                let (x, y) = (cell % 8, cell / 8);
-                let rows: Vec<usize> = if ci == 0 { (y + 1..8).collect() } else { (0..y).collect() };
-                m.ahead[ci][cell] = rows.iter().fold(0, |s, r| s | 1 << (x + 8 * r));
             }
             let (a, b) = lines.lines_from[cell];
             m.file[cell] = set(&mut lines.lines[a as usize..b as usize].iter().copied());
-            let (a, b) = lines.neighbours_from[cell];
-            m.beside[cell] = set(&mut lines.neighbours[a as usize..b as usize].iter().copied());
         }
         m
     }
@@ -1826,7 +1817,25 @@ fn passed_pawns(
     }
 }
 
-/// [`pawn_structure`] on 8×8, from the bitboards: the same cells as bit sets ([`PawnMasks8`]).
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The cells of `set` and every cell above one of them on its file (toward the eighth rank).
+fn fill_up(mut set: u64) -> u64 {
+    set |= set << 8;
+    set |= set << 16;
+    set | set << 32
+}
+
+/// The cells of `set` and every cell below one of them on its file.
+fn fill_down(mut set: u64) -> u64 {
+    set |= set >> 8;
+    set |= set >> 16;
+    set | set >> 32
+}
+
+/// [`pawn_structure`] on 8×8, from the bitboards: the rooks' files from [`PawnMasks8`], the pawns' terms
+/// counted over whole sets by shifts and file fills (the same pawns: tested against the mailbox walk).
 fn pawn_structure_8x8(
     t: &Tables,
     m: &PawnMasks8,
@@ -1850,20 +1859,15 @@ fn pawn_structure_8x8(
                 add(t.rook_line[usize::from(m.file[sq] & enemy == 0)]);
             }
         }
-        let mut pawns = own;
-        while pawns != 0 {
-            let sq = pawns.trailing_zeros() as usize;
-            pawns &= pawns - 1;
-            // The own pawns that defend this one stand where an enemy pawn here would capture.
-            if attacks.pawn(color.other(), sq) & own != 0 {
-                add(t.protected);
-            }
-            if m.ahead[ci][sq] & own != 0 {
-                add(t.doubled);
-            }
-            if m.beside[sq] & own == 0 {
-                add(t.isolated);
-            }
+        // Each pawn's terms, counted over the whole set: those an own pawn defends, those with an own pawn
+        // in front on their file, those with no own pawn on a file next to theirs.
+        let protected = own & attacks.pawns(color, own);
+        let doubled = own & if ci == 0 { fill_down(own >> 8) } else { fill_up(own << 8) };
+        let files = fill_down(fill_up(own));
+        let isolated = own & !(((files & !FILE_H) << 1) | ((files & !FILE_A) >> 1));
+        for (set, (a, b)) in [(protected, t.protected), (doubled, t.doubled), (isolated, t.isolated)] {
+            let n = set.count_ones() as i32;
+            add((n * a, n * b));
         }
         mg[ci] += sum_mg;
         eg[ci] += sum_eg;
