@@ -1115,12 +1115,9 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
             let ring = a.king(usize::from(t.to_cell[kings[1 - ci]]));
             (bb.occupied(), bb.by_color(color), bb.by_color(color.other()), pawn_attacks, ring)
         });
-        for &p in pos.piece_list(color) {
-            let p = p as usize;
-            let code = mb[p];
-            let role = mailbox::role(code);
+        // One piece's terms: its padded cell, its cell on the board, its kind.
+        let mut piece = |p: usize, board_cell: usize, role: Role| {
             let ri = role.index();
-            let board_cell = t.to_cell[p] as usize;
             let cell = if ci == 0 { board_cell } else { t.cells - 1 - board_cell };
             let (m, e) = t.psq[ri * t.cells + cell];
             mg[ci] += m;
@@ -1130,7 +1127,7 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
                 if !t.file_rank.is_empty() {
                     material.kings[ci] = t.file_rank[board_cell];
                 }
-                continue;
+                return;
             }
             material.count[ci][ri] += 1;
             if !t.file_rank.is_empty() {
@@ -1146,7 +1143,7 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
             }
             // A pawn has no reach: the rest is the pieces'.
             if role.is_pawn() {
-                continue;
+                return;
             }
             let pawn_attacked_here = || match sets {
                 Some((_, _, _, pawn_attacks, _)) => pawn_attacks & 1 << board_cell != 0,
@@ -1247,6 +1244,25 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
             if hits > 0 {
                 units[ci] += hits * t.attack[ri];
                 attackers[ci] += 1;
+            }
+        };
+        match bits {
+            // On 8×8 the pieces come from the bitboards, kind by kind.
+            Some((bb, _)) => {
+                for role in [Role::YPawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+                    let mut set = bb.pieces(color, role);
+                    while set != 0 {
+                        let sq = set.trailing_zeros() as usize;
+                        set &= set - 1;
+                        piece(t.padded_of[sq] as usize, sq, role);
+                    }
+                }
+            }
+            None => {
+                for &p in pos.piece_list(color) {
+                    let p = p as usize;
+                    piece(p, t.to_cell[p] as usize, mailbox::role(mb[p]));
+                }
             }
         }
     }
