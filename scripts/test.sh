@@ -143,10 +143,11 @@ assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g
 # The first calibration of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
 python3 -m doctest scripts/rate_uci.py
 python3 scripts/rate_uci.py tesseract-uci/data/calibration/*.txt
-# The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of the games measured with issue 34's
-# evaluation and search, rounded to 5 (the master's games against 2300 are those of after-issue-34/).
-rated=$(python3 scripts/rate_uci.py tesseract-uci/data/calibration-2d-search/*.txt \
-    tesseract-uci/data/after-issue-34/master_sf2300_10+0.1_{bdbcbee,551d07f}*.txt)
+# The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of their games, rounded to 5: the three
+# lower tiers' measured with issue 34's search of 551d07f, the master's with that of 2fb64cb (its games
+# against 2150 and 2300 in after-issue-34/; 441e5f1 searched the same tree).
+rated=$(python3 scripts/rate_uci.py tesseract-uci/data/calibration-2d-search/{beginner,club,expert}_*.txt \
+    tesseract-uci/data/after-issue-34/master_sf*_10+0.1_{441e5f1,2fb64cb}*.txt)
 echo "$rated"
 measured=$(echo "$rated" | sed -n 's/^Tier=\([a-z]*\) 10+0.1: .*: Elo \([0-9]*\) \[.*/\1 \2/p' \
     | awk '{ printf "%s %d\n", $1, int(($2 + 2.5) / 5) * 5 }')

@@ -45,13 +45,14 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
 /// Each tier's strength in classic chess on a 10+0.1 clock, in Elo on the scale of Stockfish 15.1's
-/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 60 to 100 games a tier against Stockfish at
-/// two or three `UCI_Elo` levels, with issue 34's evaluation and search (the README has the commands, the
-/// games and the intervals, about ±55 to ±90).
+/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 60 games a tier against Stockfish at
+/// three `UCI_Elo` levels with the search of commit 551d07f (the three lower tiers), and by 200 games at
+/// two levels with that of 2fb64cb (the master); the README has the commands, the games and the
+/// intervals, about ±35 (the master) to ±90.
 /// `UCI_Elo` picks the nearest; the spin's range is from the first to the last, and a value outside it is
 /// clamped.
 pub const TIER_ELO: [(Tier, u32); 4] =
-    [(Tier::Beginner, 1520), (Tier::Club, 1735), (Tier::Expert, 1890), (Tier::Master, 2105)];
+    [(Tier::Beginner, 1520), (Tier::Club, 1735), (Tier::Expert, 1890), (Tier::Master, 2220)];
 
 /// The tier whose measured Elo is nearest to `elo` (the weaker of two equally near).
 ///
@@ -60,7 +61,8 @@ pub const TIER_ELO: [(Tier, u32); 4] =
 /// use tesseract_uci::engine::tier_for_elo;
 /// assert_eq!(tier_for_elo(1500), Tier::Beginner);
 /// assert_eq!(tier_for_elo(1850), Tier::Expert);
-/// assert_eq!(tier_for_elo(2000), Tier::Master);
+/// assert_eq!(tier_for_elo(2000), Tier::Expert);
+/// assert_eq!(tier_for_elo(2100), Tier::Master);
 /// assert_eq!(tier_for_elo(3000), Tier::Master);
 /// ```
 pub fn tier_for_elo(elo: u32) -> Tier {
@@ -946,7 +948,7 @@ mod tests {
         let lines = out.lines();
         assert_eq!(lines[0], "id name Tesseract 0.1.0");
         assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess var tesseract".into()));
-        assert!(lines.contains(&"option name UCI_Elo type spin default 1520 min 1520 max 2105".into()));
+        assert!(lines.contains(&"option name UCI_Elo type spin default 1520 min 1520 max 2220".into()));
         assert!(lines.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".into()));
         assert!(!lines.iter().any(|l| l.contains("Threads")), "single-threaded search: no Threads option");
         assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
@@ -954,8 +956,8 @@ mod tests {
 
     #[test]
     fn elo_maps_to_the_nearest_measured_tier() {
-        // Labels 1520, 1735, 1890, 2105; midpoints 1627.5 (beginner/club), 1812.5 (club/expert), 1997.5
-        // (expert/master).
+        // Labels 1520, 1735, 1890, 2220; midpoints 1627.5 (beginner/club), 1812.5 (club/expert), 2055
+        // (expert/master: a tie, the weaker).
         for (elo, tier) in [
             (0, Tier::Beginner),
             (1520, Tier::Beginner),
@@ -963,9 +965,9 @@ mod tests {
             (1628, Tier::Club),
             (1812, Tier::Club),
             (1813, Tier::Expert),
-            (1997, Tier::Expert),
-            (1998, Tier::Master),
-            (2105, Tier::Master),
+            (2055, Tier::Expert),
+            (2056, Tier::Master),
+            (2220, Tier::Master),
             (u32::MAX, Tier::Master),
         ] {
             assert_eq!(tier_for_elo(elo), tier, "{elo}");
@@ -973,7 +975,7 @@ mod tests {
         let (mut e, _) = engine();
         send(&mut e, &["setoption name Tier value club"]);
         assert_eq!(e.config.playing_tier(), Some(Tier::Club));
-        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2000"]);
+        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2100"]);
         assert_eq!(e.config.playing_tier(), Some(Tier::Master));
         send(&mut e, &["setoption name UCI_LimitStrength value false", "setoption name tier value Full Strength"]);
         assert_eq!(e.config.playing_tier(), None);
@@ -996,10 +998,10 @@ mod tests {
     fn an_elo_out_of_range_is_clamped_to_the_nearest_tier() {
         let (min, max) = (TIER_ELO[0].1, TIER_ELO[3].1);
         let (mut e, out) = engine();
-        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2200"]);
+        send(&mut e, &["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2400"]);
         assert_eq!(
             out.lines(),
-            [format!("info string UCI_Elo 2200 is out of range {min}..{max}: using {max}, the master tier")]
+            [format!("info string UCI_Elo 2400 is out of range {min}..{max}: using {max}, the master tier")]
         );
         assert_eq!((e.config.elo, e.config.playing_tier()), (max, Some(Tier::Master)));
         for (value, tier) in [("0", Tier::Beginner), ("-40", Tier::Beginner), ("99999999999", Tier::Master)] {

@@ -237,7 +237,7 @@ fn the_end_of_input_lets_a_bounded_search_finish() {
 #[test]
 fn an_elo_out_of_range_plays_the_nearest_tier_and_says_so() {
     let (min, max) = (TIER_ELO[0].1, TIER_ELO[TIER_ELO.len() - 1].1);
-    for (elo, tier, used) in [(2200, "master", max), (100, "beginner", min)] {
+    for (elo, tier, used) in [(2400, "master", max), (100, "beginner", min)] {
         let mut e = Engine::start();
         e.send("uci");
         e.until("uciok", Duration::from_secs(10));
