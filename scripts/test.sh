@@ -143,10 +143,10 @@ assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g
 # The first calibration of tesseract-uci's README, from its committed games (and rate_uci.py's doctests).
 python3 -m doctest scripts/rate_uci.py
 python3 scripts/rate_uci.py tesseract-uci/data/calibration/*.txt
-# The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of their games, rounded to 5: the three
-# lower tiers' measured with issue 34's search of 551d07f, the master's with that of 2fb64cb (its games
-# against 2150 and 2300 in after-issue-34/; 441e5f1 searched the same tree).
-rated=$(python3 scripts/rate_uci.py tesseract-uci/data/calibration-2d-search/{beginner,club,expert}_*.txt \
+# The tiers' UCI_Elo labels (engine.rs, TIER_ELO) are the ratings of their games with the engine of 2fb64cb,
+# rounded to 5: the three lower tiers' in calibration-2fb64cb/, the master's against 2150 and 2300 in
+# after-issue-34/ (441e5f1 searched the same tree).
+rated=$(python3 scripts/rate_uci.py tesseract-uci/data/calibration-2fb64cb/*.txt \
     tesseract-uci/data/after-issue-34/master_sf*_10+0.1_{441e5f1,2fb64cb}*.txt)
 echo "$rated"
 measured=$(echo "$rated" | sed -n 's/^Tier=\([a-z]*\) 10+0.1: .*: Elo \([0-9]*\) \[.*/\1 \2/p' \

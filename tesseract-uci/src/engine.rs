@@ -45,14 +45,13 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
 /// Each tier's strength in classic chess on a 10+0.1 clock, in Elo on the scale of Stockfish 15.1's
-/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured by 60 games a tier against Stockfish at
-/// three `UCI_Elo` levels with the search of commit 551d07f (the three lower tiers), and by 200 games at
-/// two levels with that of 2fb64cb (the master); the README has the commands, the games and the
-/// intervals, about ±35 (the master) to ±90.
+/// `UCI_Elo` (with `UCI_LimitStrength`), rounded to 5: measured with the engine of commit 2fb64cb by 60
+/// games a tier against Stockfish at three `UCI_Elo` levels (200 games at two levels for the master); the
+/// README has the commands, the games and the intervals, about ±35 (the master) to ±90.
 /// `UCI_Elo` picks the nearest; the spin's range is from the first to the last, and a value outside it is
 /// clamped.
 pub const TIER_ELO: [(Tier, u32); 4] =
-    [(Tier::Beginner, 1520), (Tier::Club, 1735), (Tier::Expert, 1890), (Tier::Master, 2220)];
+    [(Tier::Beginner, 1605), (Tier::Club, 1825), (Tier::Expert, 1870), (Tier::Master, 2220)];
 
 /// The tier whose measured Elo is nearest to `elo` (the weaker of two equally near).
 ///
@@ -948,7 +947,7 @@ mod tests {
         let lines = out.lines();
         assert_eq!(lines[0], "id name Tesseract 0.1.0");
         assert!(lines.contains(&"option name UCI_Variant type combo default chess var chess var tesseract".into()));
-        assert!(lines.contains(&"option name UCI_Elo type spin default 1520 min 1520 max 2220".into()));
+        assert!(lines.contains(&"option name UCI_Elo type spin default 1605 min 1605 max 2220".into()));
         assert!(lines.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".into()));
         assert!(!lines.iter().any(|l| l.contains("Threads")), "single-threaded search: no Threads option");
         assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
@@ -956,17 +955,17 @@ mod tests {
 
     #[test]
     fn elo_maps_to_the_nearest_measured_tier() {
-        // Labels 1520, 1735, 1890, 2220; midpoints 1627.5 (beginner/club), 1812.5 (club/expert), 2055
-        // (expert/master: a tie, the weaker).
+        // Labels 1605, 1825, 1870, 2220; midpoints 1715 (beginner/club: a tie, the weaker), 1847.5
+        // (club/expert), 2045 (expert/master: a tie, the weaker).
         for (elo, tier) in [
             (0, Tier::Beginner),
-            (1520, Tier::Beginner),
-            (1627, Tier::Beginner),
-            (1628, Tier::Club),
-            (1812, Tier::Club),
-            (1813, Tier::Expert),
-            (2055, Tier::Expert),
-            (2056, Tier::Master),
+            (1605, Tier::Beginner),
+            (1715, Tier::Beginner),
+            (1716, Tier::Club),
+            (1847, Tier::Club),
+            (1848, Tier::Expert),
+            (2045, Tier::Expert),
+            (2046, Tier::Master),
             (2220, Tier::Master),
             (u32::MAX, Tier::Master),
         ] {
