@@ -591,6 +591,13 @@ impl std::fmt::Debug for Tables8 {
 }
 
 impl Attacks8 {
+    /// The cells of the a-file (a1 = bit 0, b1 = bit 1, …, a2 = bit 8), as a bit set: a shift of a set of
+    /// cells by one file must leave out the cells of this file (or of [`Attacks8::FILE_H`]) that would wrap
+    /// around to the next rank.
+    pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+    /// The cells of the h-file, as a bit set.
+    pub const FILE_H: u64 = Attacks8::FILE_A << 7;
+
     /// The tables, built on first use.
     pub fn get() -> Attacks8 {
         Attacks8(Tables8::get())
@@ -629,11 +636,9 @@ impl Attacks8 {
     /// ```
     #[inline(always)]
     pub fn pawns(self, color: Color, pawns: u64) -> u64 {
-        const FILE_A: u64 = 0x0101_0101_0101_0101;
-        const FILE_H: u64 = FILE_A << 7;
         match color {
-            Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
-            Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+            Color::White => ((pawns & !Self::FILE_A) << 7) | ((pawns & !Self::FILE_H) << 9),
+            Color::Black => ((pawns & !Self::FILE_A) >> 9) | ((pawns & !Self::FILE_H) >> 7),
         }
     }
 
@@ -1059,16 +1064,26 @@ impl<'a> Node8<'a> {
         n += pinned_moves.0;
         let p = pawns & !self.pinned;
         let empty = !occ;
-        const FILE_A: u64 = 0x0101_0101_0101_0101;
-        const FILE_H: u64 = FILE_A << 7;
         let (single, double, left, right, last) = if self.us == Color::White {
             let single = (p << 8) & empty;
             let double = ((single & 0x0000_0000_00ff_0000) << 8) & empty;
-            (single, double, ((p & !FILE_A) << 7) & self.theirs, ((p & !FILE_H) << 9) & self.theirs, 0xffu64 << 56)
+            (
+                single,
+                double,
+                ((p & !Attacks8::FILE_A) << 7) & self.theirs,
+                ((p & !Attacks8::FILE_H) << 9) & self.theirs,
+                0xffu64 << 56,
+            )
         } else {
             let single = (p >> 8) & empty;
             let double = ((single & 0x0000_ff00_0000_0000) >> 8) & empty;
-            (single, double, ((p & !FILE_A) >> 9) & self.theirs, ((p & !FILE_H) >> 7) & self.theirs, 0xff)
+            (
+                single,
+                double,
+                ((p & !Attacks8::FILE_A) >> 9) & self.theirs,
+                ((p & !Attacks8::FILE_H) >> 7) & self.theirs,
+                0xff,
+            )
         };
         let cm = self.check_mask;
         let (single, left, right) = (single & cm, left & cm, right & cm);

@@ -1833,9 +1833,6 @@ fn passed_pawns(
     }
 }
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-
 /// The cells of `set` and every cell above one of them on its file (toward the eighth rank).
 fn fill_up(mut set: u64) -> u64 {
     set |= set << 8;
@@ -1880,7 +1877,7 @@ fn pawn_structure_8x8(
         let protected = own & attacks.pawns(color, own);
         let doubled = own & if ci == 0 { fill_down(own >> 8) } else { fill_up(own << 8) };
         let files = fill_down(fill_up(own));
-        let isolated = own & !(((files & !FILE_H) << 1) | ((files & !FILE_A) >> 1));
+        let isolated = own & !(((files & !Attacks8::FILE_H) << 1) | ((files & !Attacks8::FILE_A) >> 1));
         for (set, (a, b)) in [(protected, t.protected), (doubled, t.doubled), (isolated, t.isolated)] {
             let n = set.count_ones() as i32;
             add((n * a, n * b));
