@@ -5,7 +5,8 @@
 
 Each FILE is what one `selfplay_uci.py` run printed, after a first line `# python3 scripts/selfplay_uci.py
 ARGS` that gives the command (tesseract-uci/data/calibration/ holds such files). From the command it takes
-A's options (`--a-option`), the clock (`--clock`) and B's `UCI_Elo` (`--b-option UCI_Elo=N`); from the
+A's options (`--a-option`), the clock (`--clock`; with `--a-nodes N`, "A at N nodes, B on" it) and B's
+`UCI_Elo` (`--b-option UCI_Elo=N`); from the
 game lines (`game N A=white 1-0 ...`) the results, from A's point of view.
 
 Prints a line for each of A's settings and clock: the games, wins, draws and losses, and each B's Elo
@@ -32,7 +33,7 @@ def read(path: str):
     if command is None:
         raise ValueError(f"{path}: no line '# python3 scripts/selfplay_uci.py ...'")
     words = shlex.split(command[2:])
-    a_options, b_elo, clock = [], None, "nodes"
+    a_options, b_elo, clock, a_nodes = [], None, "nodes", None
     for flag, value in zip(words, words[1:]):
         if flag == "--a-option":
             a_options.append(value)
@@ -40,6 +41,10 @@ def read(path: str):
             b_elo = int(value.split("=", 1)[1])
         elif flag == "--clock":
             clock = value
+        elif flag == "--a-nodes":
+            a_nodes = value
+    if a_nodes is not None:
+        clock = f"A at {a_nodes} nodes, B on {clock}"
     scores = []
     for line in lines:
         w = line.split()

@@ -2,7 +2,8 @@
 """Plays two UCI engines against each other at a fixed node budget or on a clock, in 2D chess and Chess960.
 
     python3 scripts/selfplay_uci.py --a ENGINE --b ENGINE [--games 200] [--nodes 20000 | --clock 10+0.1]
-        [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...] [--classic] [--seed 1] [--jobs 1] [--pgn FILE]
+        [--a-nodes N] [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...] [--classic] [--seed 1] [--jobs 1]
+        [--pgn FILE]
 
 Games come in pairs: each opening is played twice, colors swapped. Openings alternate between the classic
 start and a Chess960 start, each followed by four random legal plies (a generator seeded by `--seed` and
@@ -15,7 +16,9 @@ the games and their results are the same whatever N, only the order of the lines
 `--clock BASE+INC` plays on a clock instead (seconds: each side starts with BASE and gains INC after each
 move, the engines are sent `go wtime btime winc binc`, and a side whose clock runs out loses, unless the other
 side has too little material left to mate, a draw as in the FIDE rules; such games are marked "on time").
-`--nodes` and `--clock` exclude each other; with neither, 20,000 nodes a move. `--a-option`
+`--nodes` and `--clock` exclude each other; with neither, 20,000 nodes a move. With `--clock`, `--a-nodes N`
+takes A off the clock: A is sent `go nodes N` (no clock, so a tier of tesseract-uci plays at its own node
+budget when N is larger) while B plays on the clock. `--a-option`
 and `--b-option` set UCI options of one engine (repeatable), `--classic` keeps to the classic start. So a
 tier of tesseract-uci is measured against Stockfish's calibrated strength (the Elo difference is then from
 A's point of view, to be added to B's `UCI_Elo`):
@@ -24,8 +27,16 @@ A's point of view, to be added to B's `UCI_Elo`):
         --b /usr/games/stockfish --b-option UCI_LimitStrength=true --b-option UCI_Elo=1800 \
         --clock 10+0.1 --classic --games 20 --jobs 2
 
+and the master tier at its own node budget against Stockfish on a clock (`--a-nodes 100000000`: the tier's
+budget binds, here 300,000 nodes before the last iteration and 1,400,000 at most):
+
+    python3 scripts/selfplay_uci.py --a target/release/tesseract-uci --a-option Tier=master --a-nodes 100000000 \
+        --b /usr/games/stockfish --b-option UCI_LimitStrength=true --b-option UCI_Elo=2300 \
+        --b-option "Move Overhead=100" --clock 10+0.1 --classic --games 40 --jobs 2
+
 Prints one line per game (with each engine's nodes and depth a move, as its last info line of the move
-said, and on a clock each side's lowest clock after a move), a line of these figures over all the games,
+said, and on a clock each side's lowest clock after a move, or "off the clock"), a line of these figures over
+all the games,
 then the result from A's point of view: wins, draws, losses, the score and the Elo difference with a 95%
 interval (normal approximation over the game scores), like the `match` example; when every game is won or
 every game lost, a one-sided 95% bound instead (`Elo > +183 (95%, one-sided)` for ten wins), and when every
@@ -80,14 +91,19 @@ class Side:
         self.depth += other.depth
         self.lowest = min(self.lowest, other.lowest)
 
+    def lowest_clock(self) -> str:
+        """The lowest clock after a move, or "off the clock" for a side that played without one."""
+        return "off the clock" if self.lowest == math.inf else f"{self.lowest:.3f} s"
+
     def per_move(self) -> str:
         """`N nodes, depth D` a move (the engine's last info line of each move)."""
         moves = max(self.moves, 1)
         return f"{self.nodes / moves / 1000:.1f}k nodes, depth {self.depth / moves:.1f}"
 
 
-def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
-    """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds.
+def play(white, black, board: chess.Board, nodes: int, clock=None, off_clock=None) -> tuple:
+    """Plays one game to its end: at `nodes` a move, or on `clock` = (base, increment) in seconds; on a
+    clock, the engine `off_clock` (if any) plays at `nodes` a move without one.
 
     Returns the result, how it came ("" by the rules or the ply cap, "on time" when a clock ran out), and
     a `Side` for White and for Black. A side's lowest clock is what it had left after a move, before the
@@ -97,7 +113,8 @@ def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
     sides = {chess.WHITE: Side(), chess.BLACK: Side()}
     left = {chess.WHITE: clock[0], chess.BLACK: clock[0]} if clock else None
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
-        if clock:
+        timed = clock and engines[board.turn] is not off_clock
+        if timed:
             limit = chess.engine.Limit(
                 white_clock=left[chess.WHITE], black_clock=left[chess.BLACK], white_inc=clock[1], black_inc=clock[1]
             )
@@ -110,7 +127,7 @@ def play(white, black, board: chess.Board, nodes: int, clock=None) -> tuple:
         stats.moves += 1
         stats.nodes += result.info.get("nodes", 0)
         stats.depth += result.info.get("depth", 0)
-        if clock:
+        if timed:
             left[side] -= time.monotonic() - start
             stats.lowest = min(stats.lowest, left[side])
             if left[side] < 0:
@@ -165,7 +182,7 @@ def summary(scores: list) -> str:
 def play_games(task) -> tuple:
     """Plays the games numbered in `task` between engines A and B: their scores from A's point of view, A's
     and B's `Side` over the games, and each game's PGN text."""
-    path_a, path_b, nodes, seed, games, clock, options_a, options_b, classic = task
+    path_a, path_b, nodes, seed, games, clock, a_nodes, options_a, options_b, classic = task
     scores = []
     totals = (Side(), Side())
     pgns = []
@@ -178,7 +195,10 @@ def play_games(task) -> tuple:
             board = opening(pair, seed, classic)
             start = board.fen()
             white, black = (a, b) if a_white else (b, a)
-            result, how, on_white, on_black = play(white, black, board, nodes, clock)
+            if a_nodes is None:
+                result, how, on_white, on_black = play(white, black, board, nodes, clock)
+            else:
+                result, how, on_white, on_black = play(white, black, board, a_nodes, clock, off_clock=a)
             points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             score = points if a_white else 1 - points
             scores.append(score)
@@ -186,13 +206,14 @@ def play_games(task) -> tuple:
             totals[0].add(side_a)
             totals[1].add(side_b)
             how = f" {how}" if how else ""
-            lowest = f" lowest clock A {side_a.lowest:.3f} s B {side_b.lowest:.3f} s" if clock else ""
+            lowest = f" lowest clock A {side_a.lowest_clock()} B {side_b.lowest_clock()}" if clock else ""
             print(
                 f"game {g + 1} A={'white' if a_white else 'black'} {result}{how} plies {board.ply()} start {start}"
                 f" A {side_a.per_move()} B {side_b.per_move()}{lowest}",
                 flush=True,
             )
-            pgns.append(pgn_text(board, g, a_white, result, how.strip(), path_a, path_b, options_a, options_b, clock))
+            clocks = (None if a_nodes is not None else clock, clock)
+            pgns.append(pgn_text(board, g, a_white, result, how.strip(), path_a, path_b, options_a, options_b, clocks))
     finally:
         for engine in (a, b):
             if engine is not None:
@@ -200,8 +221,9 @@ def play_games(task) -> tuple:
     return scores, totals, pgns
 
 
-def pgn_text(board, g, a_white, result, how, path_a, path_b, options_a, options_b, clock) -> str:
-    """The game as PGN: the engines (path and options) as the players, the start position, the result."""
+def pgn_text(board, g, a_white, result, how, path_a, path_b, options_a, options_b, clocks) -> str:
+    """The game as PGN: the engines (path and options) as the players, the start position, the result, and
+    the time control of A and B (`clocks`, each (base, increment) or None for a node budget)."""
     game = chess.pgn.Game.from_board(board)
     name_a = " ".join([path_a] + [f"{k}={v}" for k, v in options_a.items()])
     name_b = " ".join([path_b] + [f"{k}={v}" for k, v in options_b.items()])
@@ -209,8 +231,12 @@ def pgn_text(board, g, a_white, result, how, path_a, path_b, options_a, options_
     game.headers["Round"] = str(g + 1)
     game.headers["White"], game.headers["Black"] = (name_a, name_b) if a_white else (name_b, name_a)
     game.headers["Result"] = result
-    if clock:
-        game.headers["TimeControl"] = f"{clock[0]:g}+{clock[1]:g}"
+    control = [f"{c[0]:g}+{c[1]:g}" if c else "-" for c in clocks]
+    if control[0] == control[1] and clocks[0]:
+        game.headers["TimeControl"] = control[0]
+    elif clocks[1]:
+        white, black = control if a_white else control[::-1]
+        game.headers["WhiteTimeControl"], game.headers["BlackTimeControl"] = white, black
     if how:
         game.headers["Termination"] = "time forfeit"
     return str(game)
@@ -257,6 +283,7 @@ def main() -> int:
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--nodes", type=int, help="nodes a move (the default, 20,000)")
     limit.add_argument("--clock", help="BASE+INC in seconds: play on a clock instead of at --nodes a move")
+    parser.add_argument("--a-nodes", type=int, metavar="N", help="with --clock: A plays at N nodes a move, off the clock")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
     parser.add_argument("--a-option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option of A")
@@ -266,8 +293,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.nodes is None:
         args.nodes = 20_000
-    if args.games < 1 or args.nodes < 1 or args.jobs < 1:
-        print("error: --games, --nodes and --jobs must be at least 1", file=sys.stderr)
+    if args.games < 1 or args.nodes < 1 or args.jobs < 1 or (args.a_nodes is not None and args.a_nodes < 1):
+        print("error: --games, --nodes, --a-nodes and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if args.a_nodes is not None and args.clock is None:
+        print("error: --a-nodes takes A off a clock: it needs --clock", file=sys.stderr)
         return 2
     clock = None
     if args.clock is not None:
@@ -293,7 +323,7 @@ def main() -> int:
 
     jobs = max(1, min(args.jobs, args.games))
     tasks = [
-        (args.a, args.b, args.nodes, args.seed, list(range(j, args.games, jobs)), clock, *options, args.classic)
+        (args.a, args.b, args.nodes, args.seed, list(range(j, args.games, jobs)), clock, args.a_nodes, *options, args.classic)
         for j in range(jobs)
     ]
     if jobs == 1:
@@ -310,7 +340,7 @@ def main() -> int:
         games = sorted((int(p.split('[Round "')[1].split('"')[0]), p) for part in results for p in part[2])
         with open(args.pgn, "w", encoding="utf-8") as out:
             out.write("\n\n".join(p for _, p in games) + "\n")
-    lowest = f"; lowest clock: A {totals[0].lowest:.3f} s, B {totals[1].lowest:.3f} s" if clock else ""
+    lowest = f"; lowest clock: A {totals[0].lowest_clock()}, B {totals[1].lowest_clock()}" if clock else ""
     print(f"per move: A {totals[0].per_move()}, B {totals[1].per_move()}{lowest}")
     print(summary(scores))
     return 0
