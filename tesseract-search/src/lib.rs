@@ -176,7 +176,7 @@ pub use search::{
 pub use tesseract_movegen::{GameEnd, Termination};
 pub use thinker::{BestMove, Observer, ThinkError, Thinker};
 pub use tier::{ParseTierError, Tier, TierSettings};
-pub use time::{Clock, Stability, TimeBudget};
+pub use time::{Clock, LATENCY_MARGIN, LATENCY_MOVES, Latency, RESERVE_OVERHEADS, Stability, TimeBudget};
 pub use tt::{TableAllocError, TranspositionTable};
 pub use words::describe;
 

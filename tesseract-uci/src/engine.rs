@@ -19,7 +19,7 @@ use tesseract_board::start::{self, Army};
 use tesseract_board::{CastlingMode, Color, Move, Position, Shape, TextMove};
 use tesseract_movegen::{Legal, text_line, text_line_string};
 use tesseract_search::{
-    Clock, Game, Info, Observer, Options, Score, SearchResult, Searcher, Stability, Thinker, Tier, TimeBudget,
+    Clock, Game, Info, Latency, Observer, Options, Score, SearchResult, Searcher, Stability, Thinker, Tier, TimeBudget,
 };
 use tesseract_tablebase::Tablebases;
 
@@ -220,6 +220,8 @@ struct State {
     finished: bool,
     /// `bestmove` has been printed (or is about to be) for this search: never a second one.
     bestmove_sent: bool,
+    /// When `bestmove` was written, and its move: what the clock of the next move is compared with.
+    answered: Option<(Instant, Option<Move>)>,
 }
 
 impl Control {
@@ -279,6 +281,19 @@ impl Drop for FinishGuard {
     }
 }
 
+/// A move searched on a clock, kept until the next `go` of the same game measures what the move cost on
+/// the clock beyond the search ([`Latency`]).
+struct ClockedMove {
+    /// The hashes of the game's positions up to the one searched (the last).
+    positions: Vec<u64>,
+    /// The side's clock in that `go`.
+    clock: Clock,
+    /// When that `go` was read.
+    received: Instant,
+    /// When `bestmove` was written, and its move (filled in when the search is joined).
+    answered: Option<(Instant, Option<Move>)>,
+}
+
 /// A search in progress.
 struct Running {
     control: Arc<Control>,
@@ -299,6 +314,10 @@ pub struct Engine {
     debug: bool,
     /// The endgame tables `TablebasePath` loaded, given to the searcher at each `go`.
     tablebases: Option<Arc<Tablebases>>,
+    /// What moves cost on the clock beyond the search, measured over the last moves played on a clock.
+    latency: Latency,
+    /// The last move searched on a clock, until the next `go`.
+    clocked: Option<ClockedMove>,
 }
 
 impl Engine {
@@ -315,6 +334,8 @@ impl Engine {
             clear_pending: false,
             debug: false,
             tablebases: None,
+            latency: Latency::default(),
+            clocked: None,
         }
     }
 
@@ -370,6 +391,7 @@ impl Engine {
             Command::Register => {}
             Command::UciNewGame => {
                 self.clear_pending = true;
+                self.clocked = None;
                 self.game = Game::new(self.config.start_position(), self.config.seed);
             }
             Command::Position(p) => {
@@ -546,6 +568,9 @@ impl Engine {
     fn join(&mut self) {
         let Some(mut r) = self.running.take() else { return };
         r.thinker.wait();
+        if let Some(c) = &mut self.clocked {
+            c.answered = r.control.lock().answered;
+        }
         if let Some(w) = r.watchdog {
             let _ = w.join();
         }
@@ -606,12 +631,49 @@ impl Engine {
         if let Some(t) = go.movetime {
             return Some(TimeBudget::fixed(t, overhead));
         }
+        Some(self.clock(go)?.budget_measured(overhead, self.latency.estimate()))
+    }
+
+    /// The clock of a `go`, for the side to move (`None` when it gives none).
+    fn clock(&self, go: &Go) -> Option<Clock> {
         let (time, inc) = match self.game.position().turn() {
             Color::White => (go.wtime, go.winc),
             Color::Black => (go.btime, go.binc),
         };
-        let clock = Clock { remaining: time?, increment: inc.unwrap_or_default(), moves_to_go: go.movestogo };
-        Some(clock.budget(overhead))
+        Some(Clock { remaining: time?, increment: inc.unwrap_or_default(), moves_to_go: go.movestogo })
+    }
+
+    /// Measures the last move searched on a clock against the clock of this `go`, when this is the same
+    /// game two plies on (the engine's move and the reply), and remembers this move for the next.
+    fn measure_latency(&mut self, go: &Go, received: Instant) {
+        let last = self.clocked.take();
+        let clocked = !go.infinite && !go.ponder && go.movetime.is_none();
+        let Some(clock) = self.clock(go).filter(|_| clocked) else { return };
+        let history = self.game.history();
+        if let Some(ClockedMove { positions: before, clock: was, received: asked, answered: Some((at, best)) }) = last {
+            // The positions before this one are those up to the one searched, and the one after the move.
+            let played = self.game.moves();
+            let continues = history.len() == before.len() + 1
+                && history.starts_with(&before)
+                && best.is_some()
+                && played.len() >= 2
+                && played.get(played.len() - 2).copied() == best;
+            if continues {
+                self.latency.record(&was, at.saturating_duration_since(asked), clock.remaining);
+            }
+        }
+        if self.debug {
+            if let Some(l) = self.latency.estimate() {
+                let n = self.latency.len();
+                self.out.line(&format!(
+                    "info string latency {} ms (the largest of {n} moves, with the margin)",
+                    l.as_millis()
+                ));
+            }
+        }
+        let mut positions = self.game.history().to_vec();
+        positions.push(self.game.position().hash());
+        self.clocked = Some(ClockedMove { positions, clock, received, answered: None });
     }
 
     fn go(&mut self, go: &Go) {
@@ -627,6 +689,7 @@ impl Engine {
         }
         let Some(mut searcher) = self.searcher.take() else { return };
         searcher.set_tablebases(self.tablebases.clone());
+        self.measure_latency(go, received);
         let tier = self.config.playing_tier();
         if self.debug {
             let strength = match tier {
@@ -694,6 +757,7 @@ impl Engine {
                 paced: go.movetime.is_none(),
                 finished: false,
                 bestmove_sent: false,
+                answered: None,
             }),
             changed: Condvar::new(),
             stop: searcher.stop_flag(),
@@ -801,6 +865,7 @@ impl Observer for SearchJob {
         control.changed.notify_all();
         drop(st);
         self.out.line(&bestmove_line(&self.pos, result));
+        control.lock().answered = Some((Instant::now(), result.best_move));
     }
 }
 
@@ -1223,6 +1288,53 @@ mod tests {
     }
 
     #[test]
+    fn the_next_clock_of_the_game_measures_what_a_move_cost_beyond_the_search() {
+        let (mut e, out) = engine();
+        let go = |w: u128| format!("go wtime {w} btime 10000 winc 100 binc 100");
+        send(&mut e, &["debug on", "position startpos"]);
+        let t = Instant::now();
+        send(&mut e, &[&go(10_000)]);
+        let answer = out.wait_for("bestmove", 10);
+        let took = t.elapsed().as_millis();
+        assert_eq!(out.count("info string latency"), 0, "nothing measured yet");
+        // The GUI's clock says 50 ms more went than the test saw (which is at least what the engine took).
+        let wtime = 10_000 + 100 - took - 50;
+        let moves = format!("position startpos moves {} e7e5", best(&answer));
+        out.clear();
+        send(&mut e, &[&moves, &go(wtime)]);
+        out.wait_for("bestmove", 10);
+        let line = out.wait_for("info string latency", 0);
+        let ms: u128 = line.split(' ').nth(3).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"));
+        // 50 ms and the 5 ms margin, less up to 1 ms: the test reads its clock in whole milliseconds.
+        assert!((54..1_000).contains(&ms), "{line}");
+        assert!(line.ends_with("(the largest of 1 moves, with the margin)"), "{line}");
+        // The budget of the next move is planned with it: more than the overhead's rule gives.
+        let Ok(Some(Command::Go(g))) = Command::parse("go wtime 5000 btime 5000 winc 100 binc 100") else { panic!() };
+        let clock =
+            Clock { remaining: Duration::from_secs(5), increment: Duration::from_millis(100), moves_to_go: None };
+        let overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
+        assert_eq!(e.budget(&g), Some(clock.budget_measured(overhead, e.latency.estimate())));
+        assert!(e.budget(&g).unwrap().hard > clock.budget(overhead).hard);
+        // A position that does not continue the game (a new game, or a move taken back) measures nothing:
+        // still one move recorded.
+        for lines in
+            [vec!["ucinewgame", "position startpos moves e2e4 e7e5"], vec!["position startpos moves d2d4 d7d5"]]
+        {
+            send(&mut e, &lines);
+            out.clear();
+            send(&mut e, &["go wtime 9000 btime 10000 winc 100 binc 100"]);
+            out.wait_for("bestmove", 10);
+            assert!(out.wait_for("info string latency", 0).ends_with("of 1 moves, with the margin)"));
+        }
+        // Without `debug on` nothing is said.
+        send(&mut e, &["debug off", "position startpos"]);
+        out.clear();
+        send(&mut e, &["go wtime 9000 btime 10000 winc 100 binc 100"]);
+        out.wait_for("bestmove", 10);
+        assert_eq!(out.count("info string latency"), 0);
+    }
+
+    #[test]
     fn a_clock_is_paced_by_the_iterations_and_movetime_is_not() {
         let ms = Duration::from_millis;
         let state = |paced: bool| State {
@@ -1235,6 +1347,7 @@ mod tests {
             hard: None,
             finished: false,
             bestmove_sent: false,
+            answered: None,
             stability: Stability::default(),
             paced,
         };
