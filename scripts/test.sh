@@ -141,11 +141,13 @@ echo "$clocked" | grep -Eq '^per move: A [0-9.]+k nodes, depth [0-9.]+, B [0-9.]
 offclock=$(python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-nodes 3000 --b target/ci/tesseract-uci \
     --b-option Tier=beginner --games 2 --clock 2+0.05 --classic --pgn target/selfplay_offclock.pgn)
 echo "$offclock" | tail -n 2
-echo "$offclock" | grep -Eq '^per move: A [0-3]\.[0-9]k nodes, depth [0-9.]+, B [0-9.]+k nodes, depth [0-9.]+; lowest clock: A off the clock, B [0-9.]+ s$'
-grep -q '^\[WhiteTimeControl "-"\]$' target/selfplay_offclock.pgn && grep -q '^\[BlackTimeControl "2+0.05"\]$' target/selfplay_offclock.pgn
-if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-nodes 3000 --b target/ci/tesseract-uci --games 2 2>/dev/null; then
-    echo "--a-nodes without --clock was accepted"; exit 1
+echo "$offclock" | grep -Eq '^per move: A ([0-2]\.[0-9]|3\.0)k nodes, depth [0-9.]+, B [0-9.]+k nodes, depth [0-9.]+; lowest clock: A off the clock, B [0-9.]+ s$'
+grep -q '^\[WhiteTimeControl "-"\]$' target/selfplay_offclock.pgn
+grep -q '^\[BlackTimeControl "2+0.05"\]$' target/selfplay_offclock.pgn
+if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-nodes 3000 --b target/ci/tesseract-uci --games 2 \
+    2>target/offclock.err; then echo "--a-nodes without --clock was accepted"; exit 1
 elif [ $? -ne 2 ]; then echo "--a-nodes without --clock did not exit with status 2"; exit 1; fi
+grep -q 'it needs --clock' target/offclock.err
 # The PGN holds both games, which python-chess reads back whole.
 python3 -c 'import chess.pgn, sys; f = open(sys.argv[1]); games = [chess.pgn.read_game(f) for _ in range(3)]
 assert games[2] is None and all(g.end().board().ply() > 4 and not g.errors for g in games[:2]), games' \

@@ -46,15 +46,22 @@
 //! the clocks of successive moves of one game measures the real cost with a [`Latency`] (the clock
 //! before, plus the increment, less the clock after, less the time the engine itself took) and plans with
 //! it: [`Clock::budget_measured`] charges the measured latency (the largest of the last
-//! [`LATENCY_MOVES`] moves, plus [`LATENCY_MARGIN`]) on every increment, and keeps the overhead as the
-//! reserve of the move at hand, so one move never reaches into it (nor into a measured latency larger
-//! than it). So that the clock does not sink to that reserve, the share of the time left leaves out a
-//! floor of [`RESERVE_OVERHEADS`] overheads, `target = (usable − 4 · overhead) / moves_to_go + ¾ ·
-//! (increment − latency)`, and the hard limit reaches into the floor by no more than the target (`hard =
-//! min(3 · target, usable / 2, max(usable − 4 · overhead, target))`). At 10+0.1 with the default overhead a game's clock then goes down to 0.6 to
-//! 1.1 s rather than 1.3 to 2 s, and about 7% more of the clock is spent over 60 moves (the tests
-//! below simulate it). `tesseract-uci` does. Until a move has been measured the rule is
-//! [`Clock::budget`]'s.
+//! [`LATENCY_MOVES`] moves, plus [`LATENCY_MARGIN`]) on every increment, and keeps `reserve`, the larger
+//! of the overhead and the latency, aside from the time left, so one move never reaches into it. So that
+//! the clock does not sink to that reserve, the share of the time left leaves out a floor of
+//! [`RESERVE_OVERHEADS`] reserves, and the hard limit reaches into the floor by no more than the target:
+//!
+//! - `usable = time left − reserve`, `floor = 4 · reserve`;
+//! - `target = (usable − floor) / moves_to_go + ¾ · (increment − latency)`;
+//! - `hard = min(3 · target, usable / 2 (⅘ · usable with one move to go), max(usable − floor, target))`;
+//!   `soft = min(⅗ · target, hard)`.
+//!
+//! Where that target is less than the rule above with `reserve` as the overhead (no increment, an
+//! increment hardly larger than the latency, a time control a move away: the floor costs more than the
+//! increment gives), that rule stands. At 10+0.1 with the default overhead of 100 ms a game's clock then
+//! goes down to about 0.5 s (every move to its hard limit) to 1.1 s (60 moves of 1.1 targets) rather than
+//! 1.3 to 2 s, and about 7% more of the clock is spent over 60 moves (the tests below simulate these
+//! games). `tesseract-uci` does. Until a move has been measured the rule is [`Clock::budget`]'s.
 //!
 //! **Pacing.** A caller that sees the iterations applies the soft limit with
 //! [`TimeBudget::stop_after_iteration_with`] and a [`Stability`]: the soft limit times ×1.6 after an
@@ -117,14 +124,17 @@ impl Clock {
     /// assert_eq!(clock.budget(Duration::from_millis(100)).hard, Duration::from_millis(1_485));
     /// ```
     pub fn budget(&self, move_overhead: Duration) -> TimeBudget {
-        self.budget_measured(move_overhead, None)
+        self.rule(move_overhead, move_overhead, Duration::ZERO).1
     }
 
     /// The budget of the next move with the time a move costs on the clock beyond the search measured
     /// ([`Latency::estimate`]; the [module docs](self) say why): the increment is charged `latency` rather
     /// than the whole overhead, the time left keeps the larger of the two aside, and the share of the
     /// time left leaves out a floor of [`RESERVE_OVERHEADS`] times that larger one, which the hard limit
-    /// reaches into by no more than the target. With `None` it is [`Clock::budget`].
+    /// reaches into by no more than the target. Where that plans less than [`Clock::budget`] with the
+    /// larger of the two as the overhead (no increment, or one hardly larger than the latency, or a time
+    /// control a move or two away: the floor costs more than the increment gives), that budget instead.
+    /// With `None` it is [`Clock::budget`].
     ///
     /// ```
     /// use std::time::Duration;
@@ -135,21 +145,32 @@ impl Clock {
     /// let clock = Clock { remaining: ms(10_000), increment: ms(100), moves_to_go: None };
     /// assert_eq!(clock.budget_measured(ms(100), Some(ms(5))).hard, Duration::from_micros(1_638_750));
     /// assert_eq!(clock.budget_measured(ms(100), None), clock.budget(ms(100)));
+    /// // Sudden death without an increment: the floor would only cost; the overhead's rule.
+    /// let clock = Clock { remaining: ms(10_000), increment: ms(0), moves_to_go: None };
+    /// assert_eq!(clock.budget_measured(ms(100), Some(ms(5))), clock.budget(ms(100)));
     /// ```
     pub fn budget_measured(&self, move_overhead: Duration, latency: Option<Duration>) -> TimeBudget {
-        let per_move = latency.unwrap_or(move_overhead);
-        let reserve = move_overhead.max(per_move);
+        let Some(latency) = latency else { return self.budget(move_overhead) };
+        let reserve = move_overhead.max(latency);
+        let (plain_target, plain) = self.rule(reserve, reserve, Duration::ZERO);
+        let (target, measured) = self.rule(reserve, latency, reserve * RESERVE_OVERHEADS);
+        if target > plain_target { measured } else { plain }
+    }
+
+    /// The rule of the [module docs](self): `reserve` kept aside from the time left, `per_move` from the
+    /// increment, and `floor` left out of the time left's share (the hard limit reaching into it by no
+    /// more than the target); the target and the budget.
+    fn rule(&self, reserve: Duration, per_move: Duration, floor: Duration) -> (Duration, TimeBudget) {
         let usable = self.remaining.saturating_sub(reserve);
         let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
         let gain = self.increment.saturating_sub(per_move);
-        let floor = if latency.is_some() { reserve * RESERVE_OVERHEADS } else { Duration::ZERO };
         let target = usable.saturating_sub(floor) / moves + gain * 3 / 4;
         let cap = if moves == 1 { usable * 4 / 5 } else { usable / 2 };
-        // Near the floor a move reaches into it by no more than its target.
+        // Near the floor a move reaches into it by no more than its target (no floor: no change).
         let cap = cap.min(usable.saturating_sub(floor).max(target));
         let hard = (target * 3).min(cap);
         let soft = (target * 3 / 5).min(hard);
-        TimeBudget { soft, hard }
+        (target, TimeBudget { soft, hard })
     }
 }
 
@@ -196,9 +217,9 @@ impl TimeBudget {
 }
 
 /// With a measured latency ([`Clock::budget_measured`]), the floor of time left that the share of each
-/// move leaves out, in overheads: the clock settles a little above it (0.6 s to 1.1 s at 10+0.1 with the
-/// default overhead of 100 ms, in the unit tests' simulated games), so that a move that costs more than
-/// measured finds time left.
+/// move leaves out, in reserves (the larger of the overhead and the latency): the clock stays above it
+/// (about 0.5 s to 1.1 s at 10+0.1 with the default overhead of 100 ms, in the unit tests' simulated
+/// games), so that a move that costs more than measured finds time left.
 pub const RESERVE_OVERHEADS: u32 = 4;
 
 /// The number of moves a [`Latency`] remembers.
@@ -485,7 +506,8 @@ mod tests {
         assert!(lowest_after < lowest_before, "{lowest_after:?} against {lowest_before:?}");
         // The floor, in the long blitz of `a_long_blitz_game_keeps_a_floor` (moves to twice the soft
         // limit) and of tesseract-uci's python-chess test (2+0.05, which asks for 0.4 s): 400 moves with
-        // 20 ms of latency each: 0.61 s at 10+0.1 and 0.58 s at 2+0.05 (1.33 s and 0.55 s unmeasured).
+        // 20 ms of latency each: 0.61 s at 10+0.1 and 0.55 s at 2+0.05 (1.33 s and 0.55 s unmeasured; near
+        // the floor at 2+0.05 the overhead's rule plans more, and stands).
         let long = |b: TimeBudget| (b.soft * 2).min(b.hard);
         for (base, increment) in [(10_000, 100), (2_000, 50)] {
             let (lowest, _) = measured_game(base, increment, 400, true, long, &|_| 20);
@@ -528,15 +550,38 @@ mod tests {
 
     #[test]
     fn a_measured_latency_larger_than_the_overhead_is_kept_aside() {
-        // 30 ms of overhead but 200 ms measured: the time left keeps 200 ms aside, and the increment
-        // brings nothing.
-        let b = clock(10_000, 100, None).budget_measured(ms(30), Some(ms(200)));
-        // 200 ms measured, 30 ms of overhead: 200 ms kept aside and four times that left out of the share.
-        assert_eq!(b.hard, ms(3 * (9_800 - 800) / 20));
+        // 30 ms of overhead but 200 ms measured, 10+0.1: the increment brings nothing, so the floor would
+        // only cost: the overhead's rule with 200 ms kept aside from the time left and the increment.
+        assert_eq!(
+            clock(10_000, 100, None).budget_measured(ms(30), Some(ms(200))),
+            clock(10_000, 100, None).budget(ms(200))
+        );
         for remaining in (0..=5_000).step_by(13) {
             let b = clock(remaining, 100, None).budget_measured(ms(30), Some(ms(200)));
             assert!(b.hard + ms(200) <= ms(remaining) || b.hard.is_zero(), "{remaining}: {b:?}");
         }
+    }
+
+    #[test]
+    fn where_the_floor_costs_more_than_the_increment_gives_the_overhead_rule_stands() {
+        // Sudden death without an increment, a control one move away without one, and an increment
+        // hardly larger than the latency (1+0.01 with 100 ms of overhead, 6 ms measured): the measured
+        // rule never plans less than the overhead's.
+        for remaining in (0..=20_000).step_by(7) {
+            for (increment, moves_to_go) in
+                [(0, None), (0, Some(1)), (0, Some(2)), (10, None), (100, None), (600, Some(40))]
+            {
+                let c = clock(remaining, increment, moves_to_go);
+                let (plain, measured) = (c.budget(ms(100)), c.budget_measured(ms(100), Some(ms(6))));
+                assert!(measured.soft >= plain.soft, "{c:?}: {measured:?} against {plain:?}");
+                if increment == 0 {
+                    assert_eq!(measured, plain, "{c:?}");
+                }
+            }
+        }
+        // With an increment well above the latency it plans more: 10+0.1 with 9 s left.
+        let c = clock(9_000, 100, None);
+        assert!(c.budget_measured(ms(100), Some(ms(6))).soft > c.budget(ms(100)).soft);
     }
 
     #[test]

@@ -864,8 +864,10 @@ impl Observer for SearchJob {
         st.bestmove_sent = true;
         control.changed.notify_all();
         drop(st);
+        // Stamped before the line goes out: the GUI's clock stops only when it has read it.
+        let at = Instant::now();
         self.out.line(&bestmove_line(&self.pos, result));
-        control.lock().answered = Some((Instant::now(), result.best_move));
+        control.lock().answered = Some((at, result.best_move));
     }
 }
 
@@ -1290,47 +1292,55 @@ mod tests {
     #[test]
     fn the_next_clock_of_the_game_measures_what_a_move_cost_beyond_the_search() {
         let (mut e, out) = engine();
-        let go = |w: u128| format!("go wtime {w} btime 10000 winc 100 binc 100");
-        send(&mut e, &["debug on", "position startpos"]);
-        let t = Instant::now();
-        send(&mut e, &[&go(10_000)]);
-        let answer = out.wait_for("bestmove", 10);
-        let took = t.elapsed().as_millis();
+        // Sets the position, sends `go` with White's clock at `wtime` ms (White to move), and returns the
+        // best move and how long the answer took as the test saw it (at least what the engine took).
+        let think = |e: &mut Engine, moves: &str, wtime: u128| {
+            send(e, &[&format!("position startpos moves {moves}")]);
+            out.clear();
+            let t = Instant::now();
+            send(e, &[&format!("go wtime {wtime} btime 10000 winc 100 binc 100")]);
+            let answer = out.wait_for("bestmove", 10);
+            (best(&answer).to_string(), t.elapsed().as_millis())
+        };
+        // Any legal move of the position after `moves` other than `not`, as text.
+        let other = |e: &mut Engine, moves: &str, not: &str| {
+            send(e, &[&format!("position startpos moves {moves}")]);
+            let pos = e.game.position();
+            let texts =
+                tesseract_movegen::legal_moves(pos).into_iter().map(|m| TextMove::from_move(m, pos).to_string());
+            texts.into_iter().find(|t| t != not).expect("two legal moves")
+        };
+        send(&mut e, &["debug on"]);
+        let (x, _) = think(&mut e, "", 10_000);
         assert_eq!(out.count("info string latency"), 0, "nothing measured yet");
-        // The GUI's clock says 50 ms more went than the test saw (which is at least what the engine took).
-        let wtime = 10_000 + 100 - took - 50;
-        let moves = format!("position startpos moves {} e7e5", best(&answer));
-        out.clear();
-        send(&mut e, &[&moves, &go(wtime)]);
-        out.wait_for("bestmove", 10);
-        let line = out.wait_for("info string latency", 0);
-        let ms: u128 = line.split(' ').nth(3).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"));
-        // 50 ms and the 5 ms margin, less up to 1 ms: the test reads its clock in whole milliseconds.
-        assert!((54..1_000).contains(&ms), "{line}");
-        assert!(line.ends_with("(the largest of 1 moves, with the margin)"), "{line}");
-        // The budget of the next move is planned with it: more than the overhead's rule gives.
+        // After ucinewgame the same game two plies on is another game: nothing measured.
+        send(&mut e, &["ucinewgame"]);
+        let (y, _) = think(&mut e, &format!("{x} e7e5"), 9_000);
+        assert_eq!(out.count("info string latency"), 0, "measured across ucinewgame");
+        // Two plies on, but the engine's move not played (a GUI that took it back): nothing measured.
+        let z = other(&mut e, &format!("{x} e7e5"), &y);
+        let reply = other(&mut e, &format!("{x} e7e5 {z}"), "");
+        let line = format!("{x} e7e5 {z} {reply}");
+        let (w, took) = think(&mut e, &line, 9_000);
+        assert_eq!(out.count("info string latency"), 0, "measured with another move than {y} played");
+        // The game two plies on, the GUI's clock 20 ms lower than the test saw: measured.
+        let reply = other(&mut e, &format!("{line} {w}"), "");
+        think(&mut e, &format!("{line} {w} {reply}"), 9_000 + 100 - took - 20);
+        let latency = out.wait_for("info string latency", 0);
+        let ms: u128 = latency.split(' ').nth(3).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{latency}"));
+        // 20 ms and the 5 ms margin, less up to 1 ms: the test reads its clock in whole milliseconds.
+        assert!((24..1_000).contains(&ms), "{latency}");
+        assert!(latency.ends_with("(the largest of 1 moves, with the margin)"), "{latency}");
+        // The budget of the next move is planned with it, and at 5+0.1 it plans more than the overhead's rule.
         let Ok(Some(Command::Go(g))) = Command::parse("go wtime 5000 btime 5000 winc 100 binc 100") else { panic!() };
         let clock =
             Clock { remaining: Duration::from_secs(5), increment: Duration::from_millis(100), moves_to_go: None };
         let overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
         assert_eq!(e.budget(&g), Some(clock.budget_measured(overhead, e.latency.estimate())));
-        assert!(e.budget(&g).unwrap().hard > clock.budget(overhead).hard);
-        // A position that does not continue the game (a new game, or a move taken back) measures nothing:
-        // still one move recorded.
-        for lines in
-            [vec!["ucinewgame", "position startpos moves e2e4 e7e5"], vec!["position startpos moves d2d4 d7d5"]]
-        {
-            send(&mut e, &lines);
-            out.clear();
-            send(&mut e, &["go wtime 9000 btime 10000 winc 100 binc 100"]);
-            out.wait_for("bestmove", 10);
-            assert!(out.wait_for("info string latency", 0).ends_with("of 1 moves, with the margin)"));
-        }
+        assert!(e.budget(&g).unwrap().soft > clock.budget(overhead).soft, "{latency}");
         // Without `debug on` nothing is said.
-        send(&mut e, &["debug off", "position startpos"]);
-        out.clear();
-        send(&mut e, &["go wtime 9000 btime 10000 winc 100 binc 100"]);
-        out.wait_for("bestmove", 10);
+        send(&mut e, &["debug off"]);
+        think(&mut e, "", 9_000);
         assert_eq!(out.count("info string latency"), 0);
     }
 
