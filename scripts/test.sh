@@ -167,6 +167,11 @@ labels=$(grep -o 'Tier::[A-Za-z]*, [0-9]*)' tesseract-uci/src/engine.rs | head -
     | sed 's/Tier::\([A-Za-z]*\), \([0-9]*\))/\1 \2/' | tr 'A-Z' 'a-z')
 [ "$measured" = "$labels" ] && [ "$(echo "$labels" | wc -l)" = 4 ] \
     || { echo "UCI_Elo labels ($labels) are not the measured ratings ($measured)"; exit 1; }
+# The master at its own node budget against Stockfish at 2300 (tesseract-uci's README, "At the tier's own
+# budget"): rate_uci.py names the match apart from the clocked ones and gives the README's figure.
+python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget_sf2300_10+0.1_seed*.txt \
+    | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +16 =41 -23 (45.6% of 80 vs 2300): Elo 2270 \[2215, 2323\]' \
+    || { echo "the master's games at its node budget do not rate as the README says"; exit 1; }
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
 # as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
 # (each ends in mate) mostly found at -150 or below for good (how many depends on the judge's evaluation
