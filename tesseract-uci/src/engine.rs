@@ -665,8 +665,9 @@ impl Engine {
         if self.debug {
             if let Some(l) = self.latency.estimate() {
                 let n = self.latency.len();
+                let moves = if n == 1 { "move" } else { "moves" };
                 self.out.line(&format!(
-                    "info string latency {} ms (the largest of {n} moves, with the margin)",
+                    "info string latency {} ms (the largest of {n} {moves}, with the margin)",
                     l.as_millis()
                 ));
             }
@@ -1330,7 +1331,7 @@ mod tests {
         let ms: u128 = latency.split(' ').nth(3).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{latency}"));
         // 20 ms and the 5 ms margin, less up to 1 ms: the test reads its clock in whole milliseconds.
         assert!((24..1_000).contains(&ms), "{latency}");
-        assert!(latency.ends_with("(the largest of 1 moves, with the margin)"), "{latency}");
+        assert!(latency.ends_with("(the largest of 1 move, with the margin)"), "{latency}");
         // The budget of the next move is planned with it, and at 5+0.1 it plans more than the overhead's rule.
         let Ok(Some(Command::Go(g))) = Command::parse("go wtime 5000 btime 5000 winc 100 binc 100") else { panic!() };
         let clock =
