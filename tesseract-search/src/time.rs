@@ -57,7 +57,7 @@
 //!   `soft = min(⅗ · target, hard)`.
 //!
 //! Where that target is less than the rule above with `reserve` as the overhead (no increment, an
-//! increment hardly larger than the latency, a time control a move away: the floor costs more than the
+//! increment hardly larger than the latency, a time control a few moves away: the floor costs more than the
 //! increment gives), that rule stands. At 10+0.1 with the default overhead of 100 ms a game's clock then
 //! goes down to about 0.5 s (every move to its hard limit) to 1.1 s (60 moves of 1.1 targets) rather than
 //! 1.3 to 2 s, and about 7% more of the clock is spent over 60 moves (the tests below simulate these
@@ -133,7 +133,7 @@ impl Clock {
     /// time left leaves out a floor of [`RESERVE_OVERHEADS`] times that larger one, which the hard limit
     /// reaches into by no more than the target. Where that plans less than [`Clock::budget`] with the
     /// larger of the two as the overhead (no increment, or one hardly larger than the latency, or a time
-    /// control a move or two away: the floor costs more than the increment gives), that budget instead.
+    /// control a few moves away: the floor costs more than the increment gives), that budget instead.
     /// With `None` it is [`Clock::budget`].
     ///
     /// ```

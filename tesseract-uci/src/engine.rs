@@ -1332,13 +1332,13 @@ mod tests {
         // 20 ms and the 5 ms margin, less up to 1 ms: the test reads its clock in whole milliseconds.
         assert!((24..1_000).contains(&ms), "{latency}");
         assert!(latency.ends_with("(the largest of 1 move, with the margin)"), "{latency}");
-        // The budget of the next move is planned with it, and at 5+0.1 it plans more than the overhead's rule.
+        // The budget of the next move is planned with it (that it then plans more than the overhead's rule
+        // at such a clock is the time module's test).
         let Ok(Some(Command::Go(g))) = Command::parse("go wtime 5000 btime 5000 winc 100 binc 100") else { panic!() };
         let clock =
             Clock { remaining: Duration::from_secs(5), increment: Duration::from_millis(100), moves_to_go: None };
         let overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
         assert_eq!(e.budget(&g), Some(clock.budget_measured(overhead, e.latency.estimate())));
-        assert!(e.budget(&g).unwrap().soft > clock.budget(overhead).soft, "{latency}");
         // Without `debug on` nothing is said.
         send(&mut e, &["debug off"]);
         think(&mut e, "", 9_000);
