@@ -153,7 +153,7 @@ impl Clock {
         let Some(latency) = latency else { return self.budget(move_overhead) };
         let reserve = move_overhead.max(latency);
         let (plain_target, plain) = self.rule(reserve, reserve, Duration::ZERO);
-        let (target, measured) = self.rule(reserve, latency, reserve * RESERVE_OVERHEADS);
+        let (target, measured) = self.rule(reserve, latency, reserve.saturating_mul(RESERVE_OVERHEADS));
         if target > plain_target { measured } else { plain }
     }
 
@@ -164,12 +164,13 @@ impl Clock {
         let usable = self.remaining.saturating_sub(reserve);
         let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
         let gain = self.increment.saturating_sub(per_move);
-        let target = usable.saturating_sub(floor) / moves + gain * 3 / 4;
-        let cap = if moves == 1 { usable * 4 / 5 } else { usable / 2 };
+        // Saturating: a caller's clock may be as long as `Duration` allows.
+        let target = (usable.saturating_sub(floor) / moves).saturating_add(gain.saturating_mul(3) / 4);
+        let cap = if moves == 1 { usable.saturating_mul(4) / 5 } else { usable / 2 };
         // Near the floor a move reaches into it by no more than its target (no floor: no change).
         let cap = cap.min(usable.saturating_sub(floor).max(target));
-        let hard = (target * 3).min(cap);
-        let soft = (target * 3 / 5).min(hard);
+        let hard = target.saturating_mul(3).min(cap);
+        let soft = (target.saturating_mul(3) / 5).min(hard);
         (target, TimeBudget { soft, hard })
     }
 }
@@ -269,7 +270,7 @@ impl Latency {
     /// The latency to plan with: the largest of the moves recorded (the last [`LATENCY_MOVES`]) plus
     /// [`LATENCY_MARGIN`]; `None` before any.
     pub fn estimate(&self) -> Option<Duration> {
-        self.samples[..self.len].iter().max().map(|&d| d + LATENCY_MARGIN)
+        self.samples[..self.len].iter().max().map(|&d| d.saturating_add(LATENCY_MARGIN))
     }
 
     /// The number of moves recorded, at most [`LATENCY_MOVES`].
@@ -546,6 +547,9 @@ mod tests {
         assert_eq!(l.estimate(), None);
         l.record(&clock(1_000, 0, Some(2)), ms(500), ms(100));
         assert_eq!(l.estimate(), Some(ms(400) + LATENCY_MARGIN));
+        // The longest clock `Duration` allows, answered at once with nothing left: no overflow.
+        l.record(&Clock { remaining: Duration::MAX, increment: Duration::MAX, moves_to_go: None }, ms(0), ms(0));
+        assert_eq!(l.estimate(), Some(Duration::MAX));
     }
 
     #[test]
@@ -582,6 +586,23 @@ mod tests {
         // With an increment well above the latency it plans more: 10+0.1 with 9 s left.
         let c = clock(9_000, 100, None);
         assert!(c.budget_measured(ms(100), Some(ms(6))).soft > c.budget(ms(100)).soft);
+    }
+
+    #[test]
+    fn the_longest_clocks_do_not_overflow() {
+        // A caller's clock and latency may be as long as `Duration` allows: no panic, and the limits stay
+        // within the time left.
+        for remaining in [Duration::MAX, ms(1_000_000_000_000), ms(10_000)] {
+            for increment in [Duration::MAX, ms(100), Duration::ZERO] {
+                for moves_to_go in [None, Some(1), Some(40)] {
+                    let c = Clock { remaining, increment, moves_to_go };
+                    for latency in [None, Some(Duration::MAX), Some(ms(5))] {
+                        let b = c.budget_measured(ms(100), latency);
+                        assert!(b.soft <= b.hard && b.hard <= remaining, "{c:?} {latency:?}: {b:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
