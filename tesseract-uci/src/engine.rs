@@ -288,8 +288,10 @@ struct ClockedMove {
     positions: Vec<u64>,
     /// The side's clock in that `go`.
     clock: Clock,
-    /// When that `go` was read.
+    /// When the move's clock started: that `go` was read, or, after a `go ponder`, the `ponderhit`.
     received: Instant,
+    /// A `go ponder` that no `ponderhit` has turned into the move yet (a ponder stopped is never measured).
+    pondering: bool,
     /// When `bestmove` was written, and its move (filled in when the search is joined).
     answered: Option<(Instant, Option<Move>)>,
 }
@@ -616,9 +618,15 @@ impl Engine {
         let Some(r) = &self.running else { return };
         let mut st = r.control.lock();
         if st.pondering {
+            let now = Instant::now();
             st.pondering = false;
-            st.start_clock(Instant::now());
+            st.start_clock(now);
             r.control.changed.notify_all();
+            // The move's clock starts now: measured from here, as a `go` would be.
+            if let Some(c) = self.clocked.as_mut().filter(|c| c.pondering) {
+                c.received = now;
+                c.pondering = false;
+            }
         }
     }
 
@@ -644,13 +652,22 @@ impl Engine {
     }
 
     /// Measures the last move searched on a clock against the clock of this `go`, when this is the same
-    /// game two plies on (the engine's move and the reply), and remembers this move for the next.
+    /// game two plies on (the engine's move and the reply), and remembers this move for the next. A `go
+    /// ponder` measures the move before it likewise (its clock is the one the engine has after that move)
+    /// and is remembered as a move once `ponderhit` comes, its clock counted from there.
     fn measure_latency(&mut self, go: &Go, received: Instant) {
         let last = self.clocked.take();
-        let clocked = !go.infinite && !go.ponder && go.movetime.is_none();
+        let clocked = !go.infinite && go.movetime.is_none();
         let Some(clock) = self.clock(go).filter(|_| clocked) else { return };
         let history = self.game.history();
-        if let Some(ClockedMove { positions: before, clock: was, received: asked, answered: Some((at, best)) }) = last {
+        if let Some(ClockedMove {
+            positions: before,
+            clock: was,
+            received: asked,
+            pondering: false,
+            answered: Some((at, best)),
+        }) = last
+        {
             // The positions before this one are those up to the one searched, and the one after the move.
             let played = self.game.moves();
             let continues = history.len() == before.len() + 1
@@ -674,7 +691,7 @@ impl Engine {
         }
         let mut positions = self.game.history().to_vec();
         positions.push(self.game.position().hash());
-        self.clocked = Some(ClockedMove { positions, clock, received, answered: None });
+        self.clocked = Some(ClockedMove { positions, clock, received, pondering: go.ponder, answered: None });
     }
 
     fn go(&mut self, go: &Go) {
@@ -1343,6 +1360,49 @@ mod tests {
         send(&mut e, &["debug off"]);
         think(&mut e, "", 9_000);
         assert_eq!(out.count("info string latency"), 0);
+    }
+
+    #[test]
+    fn a_pondered_move_is_measured_from_ponderhit_and_a_stopped_ponder_not_at_all() {
+        let (mut e, out) = engine();
+        send(&mut e, &["setoption name Ponder value true", "debug on"]);
+        // Ponders on the position after `moves` with White's clock at `wtime` ms for 300 ms, ends it with
+        // `end` (`ponderhit` or `stop`), and returns the best move and how long the answer took from `end`.
+        let ponder = |e: &mut Engine, moves: &str, wtime: u128, end: &str| {
+            send(e, &[&format!("position startpos moves {moves}")]);
+            out.clear();
+            send(e, &[&format!("go ponder wtime {wtime} btime 10000 winc 100 binc 100")]);
+            std::thread::sleep(Duration::from_millis(300));
+            let t = Instant::now();
+            send(e, &[end]);
+            let answer = out.wait_for("bestmove", 10);
+            (best(&answer).to_string(), t.elapsed().as_millis())
+        };
+        let reply = |e: &mut Engine, moves: &str| {
+            send(e, &[&format!("position startpos moves {moves}")]);
+            let pos = e.game.position();
+            let m = tesseract_movegen::legal_moves(pos)[0];
+            TextMove::from_move(m, pos).to_string()
+        };
+        let (x, took) = ponder(&mut e, "", 10_000, "ponderhit");
+        assert_eq!(out.count("info string latency"), 0, "nothing measured yet");
+        // Two plies on, the GUI's clock 20 ms lower than the test saw from `ponderhit`: measured (the 300
+        // ms of pondering, had they counted, would have left nothing to measure but the 5 ms margin).
+        let line = format!("{x} {}", reply(&mut e, &x));
+        let (y, took) = ponder(&mut e, &line, 10_000 + 100 - took - 20, "ponderhit");
+        let latency = out.lines().into_iter().find(|l| l.starts_with("info string latency")).expect("measured");
+        let ms: u128 = latency.split(' ').nth(3).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{latency}"));
+        assert!((24..1_000).contains(&ms), "{latency}");
+        assert_eq!(e.latency.len(), 1);
+        // A ponder stopped (the GUI's guess missed) is not a move of the game, even when the game then goes
+        // on with its answer: the `go ponder` measures the move before it, the `go` after it nothing.
+        let line = format!("{line} {y} {}", reply(&mut e, &format!("{line} {y}")));
+        let (z, _) = ponder(&mut e, &line, 9_000 + 100 - took - 20, "stop");
+        assert_eq!(e.latency.len(), 2);
+        let line = format!("{line} {z} {}", reply(&mut e, &format!("{line} {z}")));
+        send(&mut e, &[&format!("position startpos moves {line}"), "go wtime 8000 btime 10000 winc 100 binc 100"]);
+        out.wait_for("bestmove", 10);
+        assert_eq!(e.latency.len(), 2, "a stopped ponder measured");
     }
 
     #[test]
