@@ -1400,6 +1400,7 @@ mod tests {
         let (z, _) = ponder(&mut e, &line, 9_000 + 100 - took - 20, "stop");
         assert_eq!(e.latency.len(), 2);
         let line = format!("{line} {z} {}", reply(&mut e, &format!("{line} {z}")));
+        out.clear();
         send(&mut e, &[&format!("position startpos moves {line}"), "go wtime 8000 btime 10000 winc 100 binc 100"]);
         out.wait_for("bestmove", 10);
         assert_eq!(e.latency.len(), 2, "a stopped ponder measured");
