@@ -1288,7 +1288,7 @@ fn evaluate_impl<const BITBOARDS: bool>(t: &Tables, pos: &Position) -> i32 {
         pawns_2d(t, pos, &material, &mut mg, &mut eg);
     }
     let masks = if BITBOARDS { t.masks8.as_deref().zip(bits) } else { None };
-    passed_pawns(t, pos, kings, masks.map(|(m, (bb, _))| (m, bb)), &mut mg, &mut eg);
+    material.passers = passed_pawns(t, pos, kings, masks.map(|(m, (bb, _))| (m, bb)), &mut mg, &mut eg);
     if t.structure {
         match masks {
             Some((m, (bb, attacks))) => pawn_structure_8x8(t, m, bb, attacks, &mut mg, &mut eg),
@@ -1333,6 +1333,8 @@ struct Material {
     pawn_files: [u16; 2],
     /// On 2D boards, the (file, rank) of each color's king.
     kings: [(u8, u8); 2],
+    /// Passed pawns, by color ([`passed_pawns`]).
+    passers: [u16; 2],
 }
 
 impl Material {
@@ -1392,6 +1394,9 @@ enum Known {
 ///   pieces or against rook and minor). On 5³, two rooks or two bishops against a lone king win from under 1%
 ///   of the positions: an eighth. A side with pawns is not scaled (but for the wrong bishop), and neither
 ///   is anything on other boards or with pawns on 5³ and 5⁴.
+/// - **Opposite-colored bishops** on 8×8: each side a bishop and pawns alone, the bishops on squares of
+///   opposite colors: the side ahead scaled to `(18 + 4 · its passed pawns) / 64`
+///   ([`opposite_bishops_alone`]), or to 0 when it has no pawns (a bishop against a bishop).
 /// - **The wrong bishop** on 8×8: a bishop and pawns all on one rook's file against a lone king that stands
 ///   on or next to the pawns' promotion square, which the bishop does not see (it is of the other color): a
 ///   draw (0), as every endgame book has it.
@@ -1401,6 +1406,13 @@ fn known(t: &Tables, m: &Material) -> Known {
     let pawns = [m.pawns(0), m.pawns(1)];
     // A side with pawns is never scaled: with pawns on both sides (most positions), nothing is known.
     let chess = t.knowledge == Knowledge::Chess;
+    if chess && opposite_bishops_alone(m) {
+        // A side without pawns has a bishop alone against a bishop: it cannot win.
+        let scale = |ci: usize| {
+            if m.pawns(ci) == 0 { 0 } else { (OCB_BASE + OCB_PER_PASSER * i32::from(m.passers[ci])).min(SCALE_WHOLE) }
+        };
+        return Known::Scale([scale(0), scale(1)]);
+    }
     if t.knowledge == Knowledge::None || pawns[0] > 0 && pawns[1] > 0 || !chess && pawns[0] + pawns[1] > 0 {
         return Known::Scale(WHOLE);
     }
@@ -1460,6 +1472,21 @@ fn known(t: &Tables, m: &Material) -> Known {
     }
     Known::Scale(scale)
 }
+
+/// Whether each side has a bishop and pawns alone, the two bishops on squares of opposite colors (on
+/// 8×8): the ending of opposite-colored bishops, in which the defending bishop holds a blockade on the
+/// squares the other cannot reach, so that one or two extra pawns rarely win.
+fn opposite_bishops_alone(m: &Material) -> bool {
+    (0..2).all(|ci| m.pieces(ci) == 1 && m.count[ci][Role::Bishop.index()] == 1)
+        && m.bishop_squares[0] != m.bishop_squares[1]
+}
+
+/// The scale of the side ahead in [`opposite_bishops_alone`]'s endings, in 64ths: a base, and more for
+/// each of its passed pawns (a passed pawn on each wing stretches the defence), at most the whole. The
+/// values of Stockfish's classical evaluation (its 18 + 4 a passed pawn), a rule of endgame theory rather
+/// than a weight the tuner fits.
+const OCB_BASE: i32 = 18;
+const OCB_PER_PASSER: i32 = 4;
 
 /// Whether `ci`'s bishop and rook's-file pawns against a lone king are the wrong bishop's draw (see
 /// [`known`]); on 8×8.
@@ -1753,7 +1780,8 @@ const Y_PAWN_AXIS: usize = match Role::YPawn.pawn_axis() {
 /// farther along the pawn's path other than its own pawns are not looked at, and neither is an enemy pawn
 /// that would promote first.
 ///
-/// With `masks` (on 8×8), whether a pawn is passed is read from the bitboards.
+/// With `masks` (on 8×8), whether a pawn is passed is read from the bitboards. Returns the passed pawns'
+/// count by color.
 fn passed_pawns(
     t: &Tables,
     pos: &Position,
@@ -1761,7 +1789,8 @@ fn passed_pawns(
     masks: Option<(&PawnMasks8, &Bitboards)>,
     mg: &mut [i32; 2],
     eg: &mut [i32; 2],
-) {
+) -> [u16; 2] {
+    let mut passers = [0u16; 2];
     let mb = pos.mailbox();
     let at = |p: usize| &t.coords[t.to_cell[p] as usize];
     let dist =
@@ -1777,6 +1806,7 @@ fn passed_pawns(
         let (dir, last) = if ci == 0 { (1, t.side) } else { (-1, 1) };
         // Each passed pawn (its padded cell and axis) earns its terms.
         let mut score = |p: usize, axis: usize| {
+            passers[ci] += 1;
             let cell = t.to_cell[p] as usize;
             let coord = i32::from(t.coords[cell][axis]);
             let steps = if ci == 0 { coord - 2 } else { t.side - 1 - coord }.clamp(0, 7);
@@ -1831,6 +1861,7 @@ fn passed_pawns(
             }
         }
     }
+    passers
 }
 
 /// The cells of `set` and every cell above one of them on its file (toward the eighth rank).
@@ -2047,6 +2078,60 @@ mod tests {
         w.passed_king = (5, 2);
         passed_pawns(&Tables::build(pos.shape(), &w), &pos, kings, None, &mut mg, &mut eg);
         (mg, eg)
+    }
+
+    /// The material of `fen` as the evaluation counts it, passed pawns included.
+    fn material_of(fen: &str) -> (Material, &'static Tables) {
+        let pos = Position::from_fen(fen).unwrap();
+        let t = Tables::of(pos.shape());
+        let kings = [pos.king_padded(Color::White), pos.king_padded(Color::Black)];
+        let mut m = Material::default();
+        for (ci, color) in Color::ALL.into_iter().enumerate() {
+            for &p in pos.piece_list(color) {
+                let role = mailbox::role(pos.mailbox()[p as usize]);
+                if role != Role::King {
+                    m.count[ci][role.index()] += 1;
+                }
+                if role == Role::Bishop {
+                    let (f, r) = t.file_rank[t.to_cell[p as usize] as usize];
+                    m.bishop_squares[ci] |= 1 << ((f + r) % 2);
+                }
+            }
+        }
+        m.passers = passed_pawns(t, &pos, kings, None, &mut [0; 2], &mut [0; 2]);
+        (m, t)
+    }
+
+    fn scale_of(fen: &str) -> Option<[i32; 2]> {
+        let (m, t) = material_of(fen);
+        match known(t, &m) {
+            Known::Scale(s) => Some(s),
+            Known::Kbnk { .. } => None,
+        }
+    }
+
+    #[test]
+    fn opposite_colored_bishops_scale_by_passed_pawns() {
+        // White's bishop on f1 (light), Black's on d6 (dark); no passed pawn on either side.
+        assert_eq!(scale_of("4k3/pp6/3b4/8/8/8/PPP5/4KB2 w - - 0 1"), Some([18, 18]));
+        // White's g- and h-pawns are passed (two), not its c-pawn nor Black's b-pawn (each stops the other).
+        assert_eq!(scale_of("4k3/1p6/3b4/8/7P/8/2P3P1/4KB2 w - - 0 1"), Some([26, 18]));
+        // A side without pawns cannot win: a bishop against a bishop.
+        assert_eq!(scale_of("4k3/8/3b4/8/8/8/PP6/4KB2 b - - 0 1"), Some([26, 0]));
+        // Bishops of one color (Black's on d7, light), or another piece besides: not this ending.
+        assert_eq!(scale_of("4k3/pp1b4/8/8/8/8/PPP5/4KB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
+        assert_eq!(scale_of("4k3/pp6/3b4/8/8/8/PPP5/3RKB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
+        // Not on the other boards: the rule reads the colors of 8×8 squares only.
+        assert!(Tables::of(Shape::TESSERACT).knowledge != Knowledge::Chess);
+    }
+
+    #[test]
+    fn opposite_colored_bishops_a_pawn_up_are_nearly_level() {
+        // A pawn up with bishops of opposite colors (Black's on d6, dark) against the same with Black's
+        // bishop on a light square (c8): the first is scaled to 18/64.
+        let ocb = evaluate_white(&Position::from_fen("4k3/pp6/3b4/8/8/8/PPP5/4KB2 w - - 0 1").unwrap());
+        let same = evaluate_white(&Position::from_fen("2b1k3/pp6/8/8/8/8/PPP5/4KB2 w - - 0 1").unwrap());
+        assert!(same > 60 && ocb > 0 && ocb < same / 2, "opposite {ocb}, same {same}");
     }
 
     #[test]
