@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The endings of opposite-colored bishops among tuning samples, and how close engines judge them to a reference.
+
+    python3 scripts/opposite_bishops.py select [--one-color] IN OUT
+    python3 scripts/opposite_bishops.py compare REFERENCE LABELS [LABELS ...]
+
+`select` copies from IN to OUT the samples (`tune --write-samples` lines: a result and a FEN) whose
+position is an ending of opposite-colored bishops: each side a bishop and pawns alone (and its king), the
+two bishops on squares of opposite colors (with `--one-color`, of one color: the control). It prints how
+many it kept.
+
+`compare` reads label files of the same samples in the same order (`scripts/label_samples.py` writes
+them: a fraction, White's expected score, and the FEN) and prints, for each LABELS file, how far its
+fractions are from REFERENCE's (a Stockfish search, say):
+
+- the mean squared error;
+- the same with the fractions' centipawns first multiplied by the one factor, from 0.05 to 3 in steps of
+  0.01, that brings them closest (so that an engine is not judged on its centipawn scale alone);
+- of the positions REFERENCE calls level (within 0.1 of one half), how many LABELS calls clearly won or lost
+  (more than 0.2 from one half); of those REFERENCE calls decided (more than 0.3 from one half), how many
+  LABELS gives to the same side by more than 0.2.
+
+Needs python-chess (`pip install chess`) for `select`. A file that cannot be read, or whose lines do not
+match REFERENCE's positions, exits with code 2.
+"""
+
+import argparse
+import math
+import os
+import stat
+import sys
+
+
+def samples(path: str) -> list:
+    """The (fraction, FEN, line) of each sample of `path`; ValueError for a line that is no sample."""
+    rows = []
+    with open(path, encoding="utf-8-sig") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            value, _, fen = text.partition(" ")
+            try:
+                fraction = float(value)
+            except ValueError:
+                fraction = -1.0
+            if not 0.0 <= fraction <= 1.0 or not fen:
+                raise ValueError(f"{path} line {number}: not a fraction in [0, 1] and a FEN: {text[:80]!r}")
+            rows.append((fraction, fen, line if line.endswith("\n") else line + "\n"))
+    return rows
+
+
+def bishops_alone(fen: str, opposite: bool) -> bool:
+    """Whether `fen` is an ending of a bishop and pawns a side, the bishops on squares of opposite colors
+    (`opposite`) or of one color."""
+    import chess
+
+    board = chess.Board(fen, chess960=True)
+    squares = []
+    for color in chess.COLORS:
+        if any(board.pieces(role, color) for role in (chess.KNIGHT, chess.ROOK, chess.QUEEN)):
+            return False
+        bishops = board.pieces(chess.BISHOP, color)
+        if len(bishops) != 1:
+            return False
+        square = next(iter(bishops))
+        squares.append((chess.square_file(square) + chess.square_rank(square)) % 2)
+    return (squares[0] != squares[1]) == opposite
+
+
+def select(source: str, target: str, opposite: bool) -> int:
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        raise ValueError(f"{target}: not a regular file (a symlink, folder, FIFO or device is not written)")
+    kept = [line for _, fen, line in samples(source) if bishops_alone(fen, opposite)]
+    with open(target, "w", encoding="utf-8") as out:
+        out.writelines(kept)
+    print(f"kept {len(kept)} samples of {'opposite-colored' if opposite else 'one-colored'} bishops")
+    return 0
+
+
+def centipawns(fraction: float) -> float:
+    """The centipawns of the logistic `1 / (1 + 10^(-cp/400))` that give `fraction` (kept off 0 and 1)."""
+    fraction = min(max(fraction, 1e-4), 1.0 - 1e-4)
+    return -400.0 * math.log10(1.0 / fraction - 1.0)
+
+
+def mean_squared(a: list, b: list) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b)) / len(a)
+
+
+def compare(reference: str, others: list) -> int:
+    ref_rows = samples(reference)
+    if not ref_rows:
+        raise ValueError(f"{reference}: no samples")
+    ref = [r[0] for r in ref_rows]
+    level = [i for i, x in enumerate(ref) if abs(x - 0.5) < 0.1]
+    decided = [i for i, x in enumerate(ref) if abs(x - 0.5) > 0.3]
+    print(f"{reference}: {len(ref)} samples, {len(level)} level, {len(decided)} decided")
+    for path in others:
+        rows = samples(path)
+        if [r[1] for r in rows] != [r[1] for r in ref_rows]:
+            raise ValueError(f"{path}: not the positions of {reference} in the same order")
+        v = [r[0] for r in rows]
+        cps = [centipawns(x) for x in v]
+        best = min(
+            (mean_squared([1.0 / (1.0 + 10.0 ** (-k * c / 400.0)) for c in cps], ref), k)
+            for k in (i / 100 for i in range(5, 301))
+        )
+        far = sum(abs(v[i] - 0.5) > 0.2 for i in level)
+        agree = sum((v[i] - 0.5) * (ref[i] - 0.5) > 0 and abs(v[i] - 0.5) > 0.2 for i in decided)
+        print(
+            f"{path}: error {mean_squared(v, ref):.4f}, at its best scale {best[0]:.4f} (x{best[1]:.2f}); "
+            f"level called won or lost {far} of {len(level)}; decided given to the same side {agree} of {len(decided)}"
+        )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("select", help="keep the samples of opposite-colored bishops")
+    s.add_argument("--one-color", action="store_true", help="bishops on squares of one color instead")
+    s.add_argument("input")
+    s.add_argument("output")
+    c = sub.add_parser("compare", help="label files against a reference's")
+    c.add_argument("reference")
+    c.add_argument("labels", nargs="+")
+    args = parser.parse_args()
+    try:
+        if args.command == "select":
+            return select(args.input, args.output, not args.one_color)
+        return compare(args.reference, args.labels)
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
