@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The endings of opposite-colored bishops among tuning samples, and how close engines judge them to a reference.
 
-    python3 scripts/opposite_bishops.py select [--one-color] IN OUT
+    python3 scripts/opposite_bishops.py select [--one-color | --endgame] [--limit N [--seed S]] IN OUT
     python3 scripts/opposite_bishops.py compare REFERENCE LABELS [LABELS ...]
 
 `select` copies from IN to OUT the samples (`tune --write-samples` lines: a result and a FEN) whose
 position is an ending of opposite-colored bishops: each side a bishop and pawns alone (and its king), the
-two bishops on squares of opposite colors (with `--one-color`, of one color: the control). It prints how
-many it kept.
+two bishops on squares of opposite colors (with `--one-color`, of one color: the control; with
+`--endgame`, every ending of at most three pieces a side besides king and pawns, no queen). With `--limit
+N` it keeps N of them at random (Python's `random.Random(S).shuffle`, `--seed` 1 by default), in that
+shuffled order. It prints how many it kept.
 
 `compare` reads label files of the same samples in the same order (`scripts/label_samples.py` writes
 them: a fraction, White's expected score, and the FEN) and prints, for each LABELS file, how far its
@@ -27,6 +29,7 @@ match REFERENCE's positions, exits with code 2.
 import argparse
 import math
 import os
+import random
 import stat
 import sys
 
@@ -68,13 +71,32 @@ def bishops_alone(fen: str, opposite: bool) -> bool:
     return (squares[0] != squares[1]) == opposite
 
 
-def select(source: str, target: str, opposite: bool) -> int:
+def endgame(fen: str) -> bool:
+    """Whether `fen` has at most three pieces a side besides king and pawns, and no queen."""
+    import chess
+
+    board = chess.Board(fen, chess960=True)
+    return not board.queens and all(
+        sum(len(board.pieces(role, color)) for role in (chess.KNIGHT, chess.BISHOP, chess.ROOK)) <= 3
+        for color in chess.COLORS
+    )
+
+
+def select(source: str, target: str, kind: str, limit, seed: int) -> int:
     if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
         raise ValueError(f"{target}: not a regular file (a symlink, folder, FIFO or device is not written)")
-    kept = [line for _, fen, line in samples(source) if bishops_alone(fen, opposite)]
+    keep = {
+        "opposite-colored bishops": lambda fen: bishops_alone(fen, True),
+        "one-colored bishops": lambda fen: bishops_alone(fen, False),
+        "endgames": endgame,
+    }[kind]
+    kept = [line for _, fen, line in samples(source) if keep(fen)]
+    if limit is not None:
+        random.Random(seed).shuffle(kept)
+        kept = kept[:limit]
     with open(target, "w", encoding="utf-8") as out:
         out.writelines(kept)
-    print(f"kept {len(kept)} samples of {'opposite-colored' if opposite else 'one-colored'} bishops")
+    print(f"kept {len(kept)} samples of {kind}")
     return 0
 
 
@@ -119,7 +141,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("select", help="keep the samples of opposite-colored bishops")
-    s.add_argument("--one-color", action="store_true", help="bishops on squares of one color instead")
+    which = s.add_mutually_exclusive_group()
+    which.add_argument("--one-color", action="store_true", help="bishops on squares of one color instead")
+    which.add_argument("--endgame", action="store_true", help="endings of at most three pieces a side, no queen")
+    s.add_argument("--limit", type=int, help="keep this many, chosen at random")
+    s.add_argument("--seed", type=int, default=1)
     s.add_argument("input")
     s.add_argument("output")
     c = sub.add_parser("compare", help="label files against a reference's")
@@ -128,7 +154,10 @@ def main() -> int:
     args = parser.parse_args()
     try:
         if args.command == "select":
-            return select(args.input, args.output, not args.one_color)
+            if args.limit is not None and args.limit < 0:
+                parser.error("--limit must be at least 0")
+            kind = "one-colored bishops" if args.one_color else "endgames" if args.endgame else "opposite-colored bishops"
+            return select(args.input, args.output, kind, args.limit, args.seed)
         return compare(args.reference, args.labels)
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -252,6 +252,11 @@ python3 scripts/opposite_bishops.py select target/ocb-in.txt target/ocb-out.txt 
 [ "$(cat target/ocb-out.txt)" = "$(sed -n '1p;4p' target/ocb-in.txt)" ] || { echo "opposite_bishops.py select: the samples"; exit 1; }
 python3 scripts/opposite_bishops.py select --one-color target/ocb-in.txt target/one-out.txt >/dev/null
 [ "$(cat target/one-out.txt)" = "$(sed -n '2p' target/ocb-in.txt)" ] || { echo "opposite_bishops.py select --one-color"; exit 1; }
+# The four are endings (at most three pieces a side, no queen): --limit 3 keeps three of them, each once.
+python3 scripts/opposite_bishops.py select --endgame --limit 3 target/ocb-in.txt target/eg-out.txt \
+    | grep -qx 'kept 3 samples of endgames' && [ "$(sort -u target/eg-out.txt | wc -l)" = 3 ] \
+    && [ -z "$(sort target/eg-out.txt | comm -23 - <(sort target/ocb-in.txt))" ] \
+    || { echo "opposite_bishops.py select --endgame --limit 3"; exit 1; }
 fens=$(cut -d' ' -f2- target/ocb-out.txt)
 paste -d' ' <(printf '0.5000\n0.9000\n') <(echo "$fens") > target/ocb-ref.txt
 paste -d' ' <(printf '0.8000\n0.9000\n') <(echo "$fens") > target/ocb-labels.txt
