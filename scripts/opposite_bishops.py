@@ -22,8 +22,8 @@ fractions are from REFERENCE's (a Stockfish search, say):
   (more than 0.2 from one half); of those REFERENCE calls decided (more than 0.3 from one half), how many
   LABELS gives to the same side by more than 0.2.
 
-Needs python-chess (`pip install chess`) for `select`. A file that cannot be read, or whose lines do not
-match REFERENCE's positions, exits with code 2.
+Needs python-chess (`pip install chess`) for `select`. A file that cannot be read, an OUT that is IN or
+not a regular file, label files whose positions are not REFERENCE's, or python-chess missing: exit code 2.
 """
 
 import argparse
@@ -85,6 +85,8 @@ def endgame(fen: str) -> bool:
 def select(source: str, target: str, kind: str, limit, seed: int) -> int:
     if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
         raise ValueError(f"{target}: not a regular file (a symlink, folder, FIFO or device is not written)")
+    if os.path.exists(target) and os.path.exists(source) and os.path.samefile(source, target):
+        raise ValueError(f"{target}: the input itself (it would be overwritten)")
     keep = {
         "opposite-colored bishops": lambda fen: bishops_alone(fen, True),
         "one-colored bishops": lambda fen: bishops_alone(fen, False),
@@ -145,7 +147,7 @@ def main() -> int:
     which.add_argument("--one-color", action="store_true", help="bishops on squares of one color instead")
     which.add_argument("--endgame", action="store_true", help="endings of at most three pieces a side, no queen")
     s.add_argument("--limit", type=int, help="keep this many, chosen at random")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, help="the shuffle's seed (1 by default), with --limit")
     s.add_argument("input")
     s.add_argument("output")
     c = sub.add_parser("compare", help="label files against a reference's")
@@ -156,10 +158,12 @@ def main() -> int:
         if args.command == "select":
             if args.limit is not None and args.limit < 0:
                 parser.error("--limit must be at least 0")
+            if args.seed is not None and args.limit is None:
+                parser.error("--seed goes with --limit")
             kind = "one-colored bishops" if args.one_color else "endgames" if args.endgame else "opposite-colored bishops"
-            return select(args.input, args.output, kind, args.limit, args.seed)
+            return select(args.input, args.output, kind, args.limit, 1 if args.seed is None else args.seed)
         return compare(args.reference, args.labels)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 

@@ -246,17 +246,24 @@ done
 # selection keeps (a bishop and pawns a side, the bishops' squares of opposite colors or of one), and the
 # comparison of label files with a reference's.
 printf '%s\n' '1 4k3/pp6/3b4/8/8/8/PPP5/4KB2 w - - 0 1' '0.5 2b1k3/pp6/8/8/8/8/PPP5/4KB2 w - - 0 1' \
-    '0 4k3/pp6/3b4/8/8/8/PPP5/3RKB2 w - - 0 1' '1 4k3/8/3b4/8/8/8/PP6/4KB2 b - - 0 1' > target/ocb-in.txt
+    '0 4k3/pp6/3b4/8/8/8/PPP5/3RKB2 w - - 0 1' '1 4k3/8/3b4/8/8/8/PP6/4KB2 b - - 0 1' \
+    '0.5 4k3/pp6/3b4/8/8/8/PPP5/3QKB2 w - - 0 1' '0.5 4k3/pp6/3b4/8/8/8/PPP5/RN1NKB2 w - - 0 1' \
+    '0.5 4k3/pp6/3b4/8/8/8/PPP5/3NKB2 w - - 0 1' > target/ocb-in.txt
 python3 scripts/opposite_bishops.py select target/ocb-in.txt target/ocb-out.txt \
     | grep -qx 'kept 2 samples of opposite-colored bishops' || { echo "opposite_bishops.py select: the count"; exit 1; }
 [ "$(cat target/ocb-out.txt)" = "$(sed -n '1p;4p' target/ocb-in.txt)" ] || { echo "opposite_bishops.py select: the samples"; exit 1; }
 python3 scripts/opposite_bishops.py select --one-color target/ocb-in.txt target/one-out.txt >/dev/null
 [ "$(cat target/one-out.txt)" = "$(sed -n '2p' target/ocb-in.txt)" ] || { echo "opposite_bishops.py select --one-color"; exit 1; }
-# The four are endings (at most three pieces a side, no queen): --limit 3 keeps three of them, each once.
-python3 scripts/opposite_bishops.py select --endgame --limit 3 target/ocb-in.txt target/eg-out.txt \
+# Endings (at most three pieces a side, no queen): all but the fifth (a queen) and the sixth (four pieces);
+# --limit 3 keeps three of them, each once, the same three again with the same --seed.
+python3 scripts/opposite_bishops.py select --endgame target/ocb-in.txt target/eg-all.txt >/dev/null
+[ "$(cat target/eg-all.txt)" = "$(sed -n '1,4p;7p' target/ocb-in.txt)" ] || { echo "opposite_bishops.py select --endgame"; exit 1; }
+python3 scripts/opposite_bishops.py select --endgame --limit 3 --seed 4 target/ocb-in.txt target/eg-out.txt \
     | grep -qx 'kept 3 samples of endgames' && [ "$(sort -u target/eg-out.txt | wc -l)" = 3 ] \
-    && [ -z "$(sort target/eg-out.txt | comm -23 - <(sort target/ocb-in.txt))" ] \
+    && [ -z "$(sort target/eg-out.txt | comm -23 - <(sort target/eg-all.txt))" ] \
     || { echo "opposite_bishops.py select --endgame --limit 3"; exit 1; }
+python3 scripts/opposite_bishops.py select --endgame --limit 3 --seed 4 target/ocb-in.txt target/eg-again.txt >/dev/null
+cmp -s target/eg-out.txt target/eg-again.txt || { echo "opposite_bishops.py select: --seed 4 twice, two choices"; exit 1; }
 fens=$(cut -d' ' -f2- target/ocb-out.txt)
 paste -d' ' <(printf '0.5000\n0.9000\n') <(echo "$fens") > target/ocb-ref.txt
 paste -d' ' <(printf '0.8000\n0.9000\n') <(echo "$fens") > target/ocb-labels.txt
@@ -265,12 +272,14 @@ echo "$compared" | grep -qx 'target/ocb-ref.txt: 2 samples, 1 level, 1 decided' 
     && echo "$compared" | grep -qx 'target/ocb-ref.txt: error 0.0000, at its best scale 0.0000 (x1.00); level called won or lost 0 of 1; decided given to the same side 1 of 1' \
     && echo "$compared" | grep -Eqx 'target/ocb-labels.txt: error 0.0450, at its best scale 0\.0[0-9]{3} \(x[0-9.]+\); level called won or lost 1 of 1; decided given to the same side 1 of 1' \
     || { echo "opposite_bishops.py compare:"; echo "$compared"; exit 1; }
-# Labels of other positions, or a file that is not there: exit status 2.
-for bad in target/ocb-in.txt no-such.txt; do
-    if python3 scripts/opposite_bishops.py compare target/ocb-ref.txt "$bad" >/dev/null 2>&1; then
-        echo "opposite_bishops.py compared $bad"; exit 1
-    elif [ $? -ne 2 ]; then echo "opposite_bishops.py: $bad did not exit with status 2"; exit 1; fi
+# Labels of other positions, or a file that is not there: exit status 2; so is writing over the input.
+for bad in "compare target/ocb-ref.txt target/ocb-in.txt" "compare target/ocb-ref.txt no-such.txt" \
+    "select target/ocb-ref.txt target/ocb-ref.txt"; do
+    if python3 scripts/opposite_bishops.py $bad >/dev/null 2>&1; then
+        echo "opposite_bishops.py $bad was accepted"; exit 1
+    elif [ $? -ne 2 ]; then echo "opposite_bishops.py $bad did not exit with status 2"; exit 1; fi
 done
+[ "$(wc -l < target/ocb-ref.txt)" = 2 ] || { echo "opposite_bishops.py select wrote over its input"; exit 1; }
 # A UCI option the engine does not have is refused before any game, with exit status 2.
 if python3 scripts/selfplay_uci.py --a target/ci/tesseract-uci --a-option NoSuchOption=1 --b target/ci/tesseract-uci \
     --games 2 --nodes 100 2>/dev/null; then echo "an unknown option was accepted"; exit 1

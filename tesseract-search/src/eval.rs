@@ -1392,8 +1392,8 @@ enum Known {
 ///   the classic values ([`CLASSIC_VALUES`]), 0 with less than a rook's value (a minor piece against
 ///   pawns), else a quarter (rook against minor, rook and minor against rook, queen against two minor
 ///   pieces or against rook and minor). On 5³, two rooks or two bishops against a lone king win from under 1%
-///   of the positions: an eighth. A side with pawns is not scaled (but for the wrong bishop), and neither
-///   is anything on other boards or with pawns on 5³ and 5⁴.
+///   of the positions: an eighth. A side with pawns is not scaled (but for the wrong bishop and the
+///   opposite-colored bishops below), and neither is anything on other boards or with pawns on 5³ and 5⁴.
 /// - **Opposite-colored bishops** on 8×8: each side a bishop and pawns alone, the bishops on squares of
 ///   opposite colors: the side ahead scaled to `(18 + 4 · its passed pawns) / 64`
 ///   ([`opposite_bishops_alone`]), or to 0 when it has no pawns (a bishop against a bishop).
@@ -1404,7 +1404,6 @@ enum Known {
 fn known(t: &Tables, m: &Material) -> Known {
     const WHOLE: [i32; 2] = [SCALE_WHOLE; 2];
     let pawns = [m.pawns(0), m.pawns(1)];
-    // A side with pawns is never scaled: with pawns on both sides (most positions), nothing is known.
     let chess = t.knowledge == Knowledge::Chess;
     if chess && opposite_bishops_alone(m) {
         // A side without pawns has a bishop alone against a bishop: it cannot win.
@@ -1413,6 +1412,8 @@ fn known(t: &Tables, m: &Material) -> Known {
         };
         return Known::Scale([scale(0), scale(1)]);
     }
+    // Otherwise a side with pawns is never scaled: with pawns on both sides (most positions), nothing is
+    // known.
     if t.knowledge == Knowledge::None || pawns[0] > 0 && pawns[1] > 0 || !chess && pawns[0] + pawns[1] > 0 {
         return Known::Scale(WHOLE);
     }
@@ -1482,9 +1483,10 @@ fn opposite_bishops_alone(m: &Material) -> bool {
 }
 
 /// The scale of the side ahead in [`opposite_bishops_alone`]'s endings, in 64ths: a base, and more for
-/// each of its passed pawns (a passed pawn on each wing stretches the defence), at most the whole. The
-/// values of Stockfish's classical evaluation (its 18 + 4 a passed pawn), a rule of endgame theory rather
-/// than a weight the tuner fits.
+/// each of its passed pawns (a passed pawn on each wing stretches the defence), at most the whole. After
+/// Stockfish's classical values (18 + 4 a passed pawn), a rule of endgame theory rather than a weight the
+/// tuner fits; unlike Stockfish's, it scales the whole score rather than its endgame part (nearly all of
+/// it in these endings), and it counts both of two passed pawns on one file ([`passed_pawns`]' count).
 const OCB_BASE: i32 = 18;
 const OCB_PER_PASSER: i32 = 4;
 
@@ -2121,8 +2123,8 @@ mod tests {
         // Bishops of one color (Black's on d7, light), or another piece besides: not this ending.
         assert_eq!(scale_of("4k3/pp1b4/8/8/8/8/PPP5/4KB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
         assert_eq!(scale_of("4k3/pp6/3b4/8/8/8/PPP5/3RKB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
-        // Not on the other boards: the rule reads the colors of 8×8 squares only.
-        assert!(Tables::of(Shape::TESSERACT).knowledge != Knowledge::Chess);
+        assert_eq!(scale_of("4k3/pp6/3b4/8/8/8/PPP5/3NKB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
+        assert_eq!(scale_of("4k3/pp6/3b4/8/8/8/PPP5/2B1KB2 w - - 0 1"), Some([SCALE_WHOLE; 2]));
     }
 
     #[test]
@@ -2132,6 +2134,16 @@ mod tests {
         let ocb = evaluate_white(&Position::from_fen("4k3/pp6/3b4/8/8/8/PPP5/4KB2 w - - 0 1").unwrap());
         let same = evaluate_white(&Position::from_fen("2b1k3/pp6/8/8/8/8/PPP5/4KB2 w - - 0 1").unwrap());
         assert!(same > 60 && ocb > 0 && ocb < same / 2, "opposite {ocb}, same {same}");
+        // The color-flipped reflection scores exactly the opposite (its scales swap with the colors).
+        for fen in [
+            "4k3/pp6/3b4/8/8/8/PPP5/4KB2 w - - 0 1",
+            "4k3/1p6/3b4/8/7P/8/2P3P1/4KB2 b - - 0 1",
+            "4k3/8/3b4/8/8/8/PP6/4KB2 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos), "{fen}");
+        }
     }
 
     #[test]

@@ -53,7 +53,12 @@ pub struct Sample {
 
 impl Sample {
     /// The sample of `pos` in a game that ended `result` for White; `None` in check, or when a side has
-    /// no pawns (where the endgame knowledge may scale the evaluation or replace it).
+    /// no pawns (where the endgame knowledge may scale the evaluation or replace it). The endings of
+    /// opposite-colored bishops on 8×8, which that knowledge scales with pawns on both sides, are kept
+    /// (rare: 329 of the 28,245 samples of tesseract-search's README, "Opposite-colored bishops"): there
+    /// [`fit_squares`]' model counts a correction in full where the evaluation scales it (to 18/64 to
+    /// 50/64), so their pull on the fit is overstated; [`tune`], and the final error of [`fit_squares`], use
+    /// the evaluation itself.
     pub fn of(pos: &Position, result: f64) -> Option<Sample> {
         if pos.is_check() {
             return None;
