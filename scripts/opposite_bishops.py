@@ -22,7 +22,7 @@ fractions are from REFERENCE's (a Stockfish search, say):
   (more than 0.2 from one half); of those REFERENCE calls decided (more than 0.3 from one half), how many
   LABELS gives to the same side by more than 0.2.
 
-Needs python-chess (`pip install chess`) for `select`. A file that cannot be read, an OUT that is IN or
+Needs python-chess (`pip install chess`). A file that cannot be read, an OUT that is IN or
 not a regular file, label files whose positions are not REFERENCE's, or python-chess missing: exit code 2.
 """
 
@@ -35,22 +35,13 @@ import sys
 
 
 def samples(path: str) -> list:
-    """The (fraction, FEN, line) of each sample of `path`; ValueError for a line that is no sample."""
-    rows = []
+    """The (fraction, FEN, line) of each sample of `path`, read as `scripts/label_samples.py` reads them
+    (the FEN checked by python-chess); ValueError for a line that is no sample."""
+    from label_samples import read
+
     with open(path, encoding="utf-8-sig") as f:
-        for number, line in enumerate(f, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            value, _, fen = text.partition(" ")
-            try:
-                fraction = float(value)
-            except ValueError:
-                fraction = -1.0
-            if not 0.0 <= fraction <= 1.0 or not fen:
-                raise ValueError(f"{path} line {number}: not a fraction in [0, 1] and a FEN: {text[:80]!r}")
-            rows.append((fraction, fen, line if line.endswith("\n") else line + "\n"))
-    return rows
+        lines = f.read().splitlines()
+    return [(value, fen, lines[number - 1] + "\n") for number, value, fen in read(path)]
 
 
 def bishops_alone(fen: str, opposite: bool) -> bool:
