@@ -2060,11 +2060,16 @@ mod tests {
         }
     }
 
+    /// The color-flipped point reflection of `pos` (castling by the Chess960 rules, since the reflection
+    /// puts a king on d).
+    fn color_flipped(pos: &Position) -> Position {
+        Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap()
+    }
+
     #[test]
     fn mirror_is_opposite() {
         let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
-        // The reflection puts the king on d: castling rights need the Chess960 rules.
-        let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+        let mirrored = color_flipped(&pos);
         assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos));
     }
 
@@ -2141,7 +2146,7 @@ mod tests {
             "4k3/8/3b4/8/8/8/PP6/4KB2 b - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            let mirrored = color_flipped(&pos);
             assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos), "{fen}");
         }
     }
@@ -2335,7 +2340,7 @@ mod tests {
             "8/1p4k1/8/8/8/8/P4P2/K7 w - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            let mirrored = color_flipped(&pos);
             assert_eq!(evaluate_white(&mirrored), -evaluate_white(&pos), "{fen}");
         }
     }
@@ -2454,7 +2459,7 @@ mod tests {
             let own = Evaluator::new(shape, &Weights::of(shape.geometry().dims()));
             let mut differ = 0;
             for pos in positions {
-                let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+                let mirrored = color_flipped(&pos);
                 assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{}", pos.fen());
                 differ += usize::from(all.evaluate_white(&pos) != own.evaluate_white(&pos));
             }
@@ -2538,7 +2543,7 @@ mod tests {
             "4k3/4b3/4P3/8/8/7p/P6P/4K3 b - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            let mirrored = color_flipped(&pos);
             assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{fen}");
             assert_ne!(all.evaluate_white(&pos), Evaluator::new(Shape::CHESS, &Weights::of(2)).evaluate_white(&pos));
         }
@@ -2622,7 +2627,7 @@ mod tests {
             "8/5pk1/6p1/8/3P4/2K5/P7/8 w - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let mirrored = Position::from_setup(pos.to_setup().mirrored(), CastlingMode::Chess960).unwrap();
+            let mirrored = color_flipped(&pos);
             assert_ne!(all.evaluate_white(&pos), own.evaluate_white(&pos), "{fen}");
             assert_eq!(all.evaluate_white(&mirrored), -all.evaluate_white(&pos), "{fen}");
         }
