@@ -176,6 +176,10 @@ python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget_sf23
 python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget_sf2300_10+0.1_*seed*.txt \
     | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 240 games +61 =105 -74 (47.3% of 240 vs 2300): Elo 2281 \[2248, 2314\]' \
     || { echo "the master's 240 games at its node budget do not rate as the README says"; exit 1; }
+# With the opposite-colored bishops of 6bd0065 (built at 708b3d4), seeds 7 and 8: 80 games.
+python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-708b3d4_*seed*.txt \
+    | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +21 =34 -25 (47.5% of 80 vs 2300): Elo 2283 \[2223, 2341\]' \
+    || { echo "708b3d4's games at the master's node budget do not rate as the README says"; exit 1; }
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
 # as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
 # (each ends in mate) mostly found at -150 or below for good (how many depends on the judge's evaluation
