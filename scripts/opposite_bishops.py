@@ -24,6 +24,7 @@ fractions are from REFERENCE's (a Stockfish search, say):
 
 Needs python-chess (`pip install chess`). A file that cannot be read, an OUT that is IN or
 not a regular file, label files whose positions are not REFERENCE's, or python-chess missing: exit code 2.
+A reader that goes away (`| head -1`) ends it quietly with exit code 141.
 """
 
 import argparse
@@ -154,10 +155,14 @@ def main() -> int:
             kind = "one-colored bishops" if args.one_color else "endgames" if args.endgame else "opposite-colored bishops"
             return select(args.input, args.output, kind, args.limit, 1 if args.seed is None else args.seed)
         return compare(args.reference, args.labels)
+    except BrokenPipeError:
+        raise
     except (OSError, ValueError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from selfplay_uci import run_main
+
+    run_main(main)
