@@ -104,23 +104,32 @@ cargo test --workspace --all-features
 # whole games), then again the test files that go deeper in an optimised build (`cfg!(debug_assertions)`
 # picks their sizes); every other test has just run, with debug assertions, and would only run again faster.
 step "tests, optimised build (profile ci: release without LTO): the ignored deep ones, and the files that go deeper"
-# The examples are built as a plain `cargo test` builds them, for the tests that run them. Of the test
-# targets, only the files that hold an ignored test are compiled again optimised (the others would run
-# nothing; compiling every test target took 3.5 minutes more here): found by their `#[ignore` lines, so a
-# new one is not left out. The one ignored doctest, README.md's Bevy program, cannot compile outside
-# tesseract-bevy (scripts/bevy.sh builds the plugin).
-cargo build --workspace --all-features --profile ci --examples
-ignored_files=$(grep -rlE --include='*.rs' '^[[:space:]]*#\[ignore' --exclude-dir=target --exclude-dir=node_modules \
-    --exclude-dir=tesseract-bevy --exclude-dir=fuzz . | sort || true)
+# The examples and binaries are built as a plain `cargo test` builds them, for the tests and the steps below
+# that run them. Of the test targets, only those that hold an ignored test are compiled again optimised
+# (the others would run nothing; compiling every test target took 3.5 minutes more here): the debug build's
+# own list of its ignored tests names them, so none is left out, and an ignored test anywhere but in a test
+# file of tests/ (a unit test, a binary's) stops the run until this step names its target. The doctests are
+# not listed: the one ignored, README.md's Bevy program, cannot compile outside tesseract-bevy
+# (scripts/bevy.sh builds the plugin).
+cargo build --workspace --all-features --profile ci --examples --bins
+listed=$(cargo test --workspace --all-features --lib --bins --tests -- --ignored --list 2>&1) || {
+    echo "$listed"
+    exit 1
+}
 ignored_targets=()
-for file in $ignored_files; do
-    case $file in
-        */tests/*/*) echo "test.sh: $file: an ignored test in a module of tests/; put it in a test file"; exit 1 ;;
-        */tests/*.rs) ignored_targets+=(--test "$(basename "$file" .rs)") ;;
-        *) echo "test.sh: $file: an ignored test outside tests/; add its target to this step"; exit 1 ;;
+while read -r kind name; do
+    case $kind in
+        test) ignored_targets+=(--test "$name") ;;
+        *) echo "test.sh: ignored tests in $name, not a file of tests/: name its target in this step"; exit 1 ;;
     esac
-done
-[ ${#ignored_targets[@]} -gt 0 ] || { echo "test.sh: no file with an ignored test found"; exit 1; }
+done < <(echo "$listed" | awk '
+    /^ *Running / {
+        if ($2 ~ /^tests\//) { name = substr($2, 7); sub(/\/main\.rs$/, "", name); sub(/\.rs$/, "", name); target = "test " name }
+        else { target = "other " $0 }
+        next
+    }
+    /: test$/ && target != "" { print target }' | sort -u)
+[ ${#ignored_targets[@]} -gt 0 ] || { echo "test.sh: the debug build lists no ignored test"; exit 1; }
 cargo test --workspace --all-features --profile ci "${ignored_targets[@]}" -- --ignored
 cargo test --workspace --all-features --profile ci --test suites --test shapes --test crosscheck --test bitboard \
     --test mate --test tutor --test selfcheck
