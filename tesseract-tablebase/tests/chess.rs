@@ -44,7 +44,7 @@ fn krk_black_to_move_matches_the_uci_data_set() {
 
 /// The four-piece tables take a few seconds in an optimised build: run by `scripts/test.sh` there.
 #[test]
-#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn four_piece_longest_mates() {
     let mut tables = Tablebases::new();
     let published = [

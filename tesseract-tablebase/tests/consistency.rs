@@ -31,7 +31,7 @@ fn chess_krk_short_mates_by_exhaustive_search() {
 }
 
 #[test]
-#[ignore = "a minute in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "a minute in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn chess_four_piece_tables() {
     let mut tables = Tablebases::new();
     for (material, stride) in [("KBNK", 17), ("KQKR", 17), ("KBBK", 17), ("KNNK", 17)] {
@@ -42,7 +42,7 @@ fn chess_four_piece_tables() {
 }
 
 #[test]
-#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn raumschach_three_piece_tables() {
     let mut tables = Tablebases::new();
     for material in ["KQK", "KRK", "KBK", "KNK", "KUK"] {
@@ -53,7 +53,7 @@ fn raumschach_three_piece_tables() {
 }
 
 #[test]
-#[ignore = "a minute in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "a minute in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn tesseract_kqk() {
     let mut tables = Tablebases::new();
     let t = common::generate(&mut tables, Shape::TESSERACT, "KQK");

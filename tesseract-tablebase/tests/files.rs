@@ -88,7 +88,7 @@ fn damaged_files_are_refused() {
 
 /// Captures on both sides, interchangeable pieces, pending values: the same bytes whatever the threads.
 #[test]
-#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn four_piece_generation_is_deterministic() {
     for material in ["KQKR", "KBBK"] {
         let material = material.parse().unwrap();

@@ -48,19 +48,19 @@ fn recompute(file: &str, shape: Shape) {
 }
 
 #[test]
-#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn chess_rows() {
     recompute("results-chess.txt", Shape::CHESS);
 }
 
 #[test]
-#[ignore = "a minute in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "a minute in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn raumschach_rows() {
     recompute("results-raumschach.txt", Shape::RAUMSCHACH);
 }
 
 #[test]
-#[ignore = "half a minute in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "half a minute in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn tesseract_rows() {
     recompute("results-tesseract.txt", Shape::TESSERACT);
 }

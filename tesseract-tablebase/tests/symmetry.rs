@@ -33,7 +33,7 @@ fn every_symmetry_and_the_color_swap_keep_the_value() {
 }
 
 #[test]
-#[ignore = "seconds in an optimised build; scripts/test.sh runs it with --include-ignored"]
+#[ignore = "seconds in an optimised build; scripts/test.sh runs it in its optimised pass (-- --ignored)"]
 fn every_symmetry_of_the_4d_board_keeps_the_value() {
     check(&[(Shape::TESSERACT, "KRK")]);
 }

@@ -113,7 +113,7 @@ fn the_engine_beats_a_random_player() {
 
 /// The figures in the README: `cargo test --release -p tesseract-tactoe --test engine -- --ignored --nocapture`.
 #[test]
-#[ignore = "slow in debug: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
+#[ignore = "slow in debug: scripts/test.sh runs it in the optimised pass (cargo test --profile ci -- --ignored)"]
 fn stronger_levels_beat_weaker_ones_over_a_seeded_match() {
     let l3_vs_random = play_match(Contestant::Engine(level(3)), Contestant::Random, 25, 7);
     println!("level 3 vs random, 25 pairs, seed 7: {l3_vs_random}");

@@ -29,7 +29,7 @@ fn recipes_that_cannot_mate_or_stand_are_refused() {
 /// tries): none of their tries runs out of draws, so the random stream, and every study, is as it was
 /// before tries were bounded.
 #[test]
-#[ignore = "about 170,000 draws: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
+#[ignore = "about 170,000 draws: scripts/test.sh runs it in the optimised pass (cargo test --profile ci -- --ignored)"]
 fn the_runs_of_the_shipped_studies_never_run_out_of_draws() {
     for (seed, white, fill, tries) in [
         (11, None, 90, 9000),

@@ -48,7 +48,7 @@ fn every_shipped_lesson_is_winnable_within_its_bound_with_no_dead_end() {
 }
 
 #[test]
-#[ignore = "slow in a debug build: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
+#[ignore = "slow in a debug build: scripts/test.sh runs it in the optimised pass (cargo test --profile ci -- --ignored)"]
 fn the_naive_generator_gives_the_taught_pieces_the_same_moves_in_every_state() {
     for l in lesson::shipped().unwrap() {
         let report = lesson::verify(&l, LessonCheck::Naive);

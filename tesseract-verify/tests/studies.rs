@@ -90,7 +90,7 @@ fn every_shipped_study_of_four_moves_or_more_is_correct_unique_and_forced() {
 }
 
 #[test]
-#[ignore = "slow in a debug build: scripts/test.sh runs it in the optimised pass (cargo test --release -- --ignored)"]
+#[ignore = "slow in a debug build: scripts/test.sh runs it in the optimised pass (cargo test --profile ci -- --ignored)"]
 fn every_proof_tree_is_confirmed_by_the_naive_generator() {
     for s in study::shipped().expect("the shipped studies read") {
         let stats = MateSolver::new().prove(&s.position, s.key, s.n, ProofCheck::Naive).expect("the proof holds");
