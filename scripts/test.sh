@@ -202,6 +202,10 @@ python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget_sf23
 python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-708b3d4_*seed*.txt \
     | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +21 =34 -25 (47.5% of 80 vs 2300): Elo 2283 \[2223, 2341\]' \
     || { echo "708b3d4's games at the master's node budget do not rate as the README says"; exit 1; }
+# Singular extensions (a patch of dd63838, not adopted), the same openings: 80 games.
+python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-singular-dd63838_*seed*.txt \
+    | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +24 =27 -29 (46.9% of 80 vs 2300): Elo 2278 \[2214, 2341\]' \
+    || { echo "the singular extensions' games at the master's node budget do not rate as the README says"; exit 1; }
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci
 # as the judge (Stockfish is not installed here): all 20 games not won by the expert, the 17 lost ones
 # (each ends in mate) mostly found at -150 or below for good (how many depends on the judge's evaluation
