@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Every test of the workspace, as CI runs it. Idempotent: installs what the tests need from outside cargo
 # (python-chess for the perft oracle and the UCI client of tesseract-uci's games, redis-server for the online match over a real relay and
-# for the browser tests of two relays sharing Redis, started on loopback and stopped again if this script started it), then runs formatting and lint checks, builds the
+# for the browser tests of two relays sharing Redis, started on loopback and stopped again if this script
+# started it), then runs formatting and lint checks, checks that every crate packages, runs the debug-build
+# tests (debug assertions on: a validity check after every make and unmake) and, in an optimised build, the
+# ignored ones (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess
+# playing whole games against tesseract-uci) and the test files that go deeper there, then builds the
 # browser crates for wasm32 and runs the JavaScript API in node (scripts/wasm.sh: the wasm32 target and
 # wasm-bindgen-cli are installed if missing; node 20 or later must be on the PATH), the page's tests in
-# headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing), the debug-build tests (debug
-# assertions on: a validity check after every make and unmake) and, in an optimised build, the ignored ones
-# (deep perft counts, the naive generator's perft(3), the python-chess oracle, python-chess playing whole
-# games against tesseract-uci) and the test files that go deeper there, then the Python bindings' pytest
-# suite in a virtual environment (scripts/python.sh: target/py-venv, the package built by pip and maturin
-# in the ci profile, with Dask's distributed for tesseract.distributed's clusters), and last the 4D match
-# script that the bindings referee (scripts/selfplay_uci_4d.py).
+# headless chromium (scripts/web.sh --test: npm ci, and Debian's chromium if missing; the online ones with
+# the optimised build's relay), the C ABI and the Bevy plugin, then the Python bindings' pytest suite in a
+# virtual environment (scripts/python.sh: target/py-venv, the package built by pip and maturin in the ci
+# profile, with Dask's distributed for tesseract.distributed's clusters), and last the 4D match script that
+# the bindings referee (scripts/selfplay_uci_4d.py).
 #
 # Usage: scripts/test.sh            everything
 #        scripts/test.sh --quick    debug-build tests only, no installs
@@ -67,16 +69,6 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-# The crates compile for wasm32: scripts/wasm.sh builds tesseract-wasm for wasm32-unknown-unknown, and with
-# it board, movegen (without its default `parallel` feature), search, tactoe, verify and wire (getrandom's
-# browser backend, wasm_js, enabled for that target only), so no separate check is needed.
-step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the API in WebAssembly)"
-bash scripts/wasm.sh
-node --test tesseract-wasm/tests/node/
-
-step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/; the online tests build tesseract-relay and use Redis)"
-bash scripts/web.sh --test
-
 step "publishable: the declared minimum Rust versions hold (scripts/msrv.py), every crate packages and its package builds"
 python3 scripts/msrv.py
 # `cargo package --workspace` verifies each package against the others through a local registry whose
@@ -95,7 +87,10 @@ cargo package --workspace --quiet --allow-dirty
 cargo publish --dry-run --quiet --allow-dirty -p tesseract-board
 
 step "the fuzz targets build (fuzz/ is a workspace of its own; running them needs nightly, see fuzz/README.md)"
-cargo check --quiet --manifest-path fuzz/Cargo.toml
+# A check links nothing, so libfuzzer-sys's build script need not compile libFuzzer's C++ (it does unless
+# CUSTOM_LIBFUZZER_PATH names a library to link instead); in the main target directory, the registry
+# crates that clippy has just checked are not checked again.
+CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a CARGO_TARGET_DIR=target cargo check --quiet --manifest-path fuzz/Cargo.toml
 
 step "tests, debug build"
 cargo test --workspace --all-features
@@ -135,6 +130,18 @@ cargo test --workspace --all-features --profile ci --test suites --test shapes -
     --test mate --test tutor --test selfcheck
 # The one unit test that picks its size by the build: a stop during tesseract-movegen's perft(6) of chess.
 cargo test --all-features --profile ci -p tesseract-movegen --lib -- parallel::tests::a_stopped_count
+
+# The crates compile for wasm32: scripts/wasm.sh builds tesseract-wasm for wasm32-unknown-unknown, and with
+# it board, movegen (without its default `parallel` feature), search, tactoe, verify and wire (getrandom's
+# browser backend, wasm_js, enabled for that target only), so no separate check is needed.
+step "tesseract-wasm in node (scripts/wasm.sh builds web/pkg; the tests run the API in WebAssembly)"
+bash scripts/wasm.sh
+node --test tesseract-wasm/tests/node/
+
+# After the optimised build: its target/ci/tesseract-relay serves the online tests (built by them otherwise,
+# with the relay's own features, which took 2 min 10 s more in CI).
+step "the page in a real browser (scripts/web.sh --test: npm ci, Debian's chromium headless, web/tests/; the online tests run the optimised build's tesseract-relay and use Redis)"
+TESSERACT_RELAY="$PWD/target/ci/tesseract-relay" bash scripts/web.sh --test
 
 step "the C ABI from C and C++ (scripts/ffi.sh: whole engine games under AddressSanitizer and UBSan)"
 bash scripts/ffi.sh
