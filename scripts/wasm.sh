@@ -40,7 +40,7 @@ once (about 2 minutes on two cores)..."
     fi
 fi
 
-step "building the crates in WebAssembly (first time: about a minute; cargo build --release --target $TARGET -p tesseract-wasm)..."
+step "building the crates in WebAssembly (first time: about 2 minutes; cargo build --release --target $TARGET -p tesseract-wasm)..."
 cargo build --release --target "$TARGET" -p tesseract-wasm
 
 step "$BINDGEN --target web --out-dir web/pkg"

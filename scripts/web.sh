@@ -8,7 +8,8 @@
 #                                    "Create match", and send the invitation link to the other player
 #        scripts/web.sh --build      build only: web/pkg (the crates in WebAssembly) and web/node_modules
 #        scripts/web.sh --test       build, then run the page's tests in headless chromium (web/tests/; the
-#                                    online tests build the relay themselves and need Redis on :6379)
+#                                    online tests build the relay themselves unless TESSERACT_RELAY names a
+#                                    binary, as scripts/test.sh does, and need Redis on :6379)
 #
 # Installs what it needs: the wasm32 target and wasm-bindgen-cli (scripts/wasm.sh), the npm packages of
 # web/package-lock.json (npm ci), and for --test Debian's chromium (apt-get) when /usr/bin/chromium is absent.

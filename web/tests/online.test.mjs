@@ -1,5 +1,5 @@
 // Online play between two browsers through the real relay (tesseract-relay, built here in the `ci` profile
-// and started with --static web): page A creates a match, page B opens the invitation link, in two browser
+// unless TESSERACT_RELAY names a binary, as scripts/test.sh does, and started with --static web): page A creates a match, page B opens the invitation link, in two browser
 // contexts (each its own localStorage). Every move is made by clicks and checked on both pages against the
 // line played and the library's own board (the same tesseract-wasm build, loaded here in node); the safety
 // numbers are compared between the two pages. Also: two relay processes sharing Redis, a relay killed and
@@ -8,7 +8,7 @@
 // checkmate, stalemate, a dead position, fivefold repetition, the 75-move rule on 8×8 and on 5⁴).
 //
 // Run: bash scripts/web.sh --build && (cd web && node --test tests/online.test.mjs)
-// Needs: cargo (the relay is built by the test), Redis on 127.0.0.1:6379 (scripts/test.sh starts it),
+// Needs: cargo (the relay is built by the test unless TESSERACT_RELAY is set), Redis on 127.0.0.1:6379 (scripts/test.sh starts it),
 // /usr/bin/chromium. Env: CHROMIUM, REDIS_URL (default redis://127.0.0.1:6379/), SCREENSHOTS (a folder for
 // the online panel's picture), CARGO_TARGET_DIR, TESSERACT_RELAY (a relay binary to use instead of building).
 
