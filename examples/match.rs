@@ -10,10 +10,11 @@
 //! `noise=CP`, and `nonull`, `nolmr`, `nofut`, `nolmp` to switch off null-move pruning, late-move
 //! reductions, futility pruning or late-move pruning, `nomatesafe` to switch off mate safety, `nosee` and
 //! `nocont` to switch off static-exchange pruning and continuation history (both 2D only; e.g. `--a
-//! expert,nonull --b expert`), and `weights=FILE` to evaluate with the engine's weights changed by the
-//! lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse` reads them; a file that does
-//! not fit a board of `--start` is refused before any game), so that two evaluations play each other from
-//! one build.
+//! expert,nonull --b expert`), `paced` or `unpaced` to pace the soft node limit by the iterations or not
+//! (`Limits::paced`; by default as the tier does: no tier paces), and `weights=FILE` to evaluate with the
+//! engine's weights changed by the lines of FILE (`name value`, as `tesseract_search::eval::Weights::parse`
+//! reads them; a file that does not fit a board of `--start` is refused before any game), so that two
+//! evaluations play each other from one build.
 //!
 //! Games come in pairs: each opening (a start position from `--start`, cycled, then `--opening-plies`
 //! random moves drawn from a ChaCha generator seeded by `--seed` and the pair's number) is played twice,
@@ -128,6 +129,8 @@ enum Spec {
         label: String,
         tier: Tier,
         overrides: Limits,
+        /// `paced` or `unpaced`: the soft node limit paced by the iterations or not, over the tier's.
+        pace: Option<bool>,
         options: Options,
         hash: usize,
         /// `weights=FILE`: the file's path and text.
@@ -151,6 +154,7 @@ impl Spec {
         let mut options = tier.options(0);
         let mut hash = tier.settings().hash_mb;
         let mut weights = None;
+        let mut pace = None;
         for p in parts {
             let number = |v: &str, max: u64| match v.parse::<u64>() {
                 Ok(n) if (1..=max).contains(&n) => Ok(n),
@@ -174,12 +178,14 @@ impl Spec {
                 None if p == "nomatesafe" => options.features.mate_safety = false,
                 None if p == "nosee" => options.features.see_pruning = false,
                 None if p == "nocont" => options.features.continuation_history = false,
+                None if p == "paced" => pace = Some(true),
+                None if p == "unpaced" => pace = Some(false),
                 _ => return Err(format!("{text}: unknown option {p:?}")),
             }
         }
         // The table must be allocatable (each game allocates its own).
         Searcher::try_new(hash).map_err(|e| format!("{text}: {e}"))?;
-        Ok(Spec::Engine { label: text.to_string(), tier, overrides: limits, options, hash, weights })
+        Ok(Spec::Engine { label: text.to_string(), tier, overrides: limits, pace, options, hash, weights })
     }
 
     /// The spec's search options on a board of `shape`: with its `weights=FILE` read for that board.
@@ -196,11 +202,12 @@ impl Spec {
 
     /// An engine's limits on a board of `shape`: the tier's deterministic budget there (chess and Chess960
     /// have their own for the lower tiers), with the spec's `nodes`, `soft` and `depth` over it.
-    fn limits(tier: Tier, overrides: &Limits, shape: Shape) -> Limits {
+    fn limits(tier: Tier, overrides: &Limits, pace: Option<bool>, shape: Shape) -> Limits {
         let budget = tier.settings_on(shape).budget();
         Limits {
             nodes: overrides.nodes.or(budget.nodes),
             soft_nodes: overrides.soft_nodes.or(budget.soft_nodes),
+            paced: pace.unwrap_or(budget.paced),
             depth: overrides.depth.or(budget.depth),
             ..budget
         }
@@ -299,8 +306,8 @@ fn play_game(args: &Args, index: usize, specs: [&Spec; 2], searchers: &mut [Sear
                 let legal = legal_moves(game.position());
                 legal[(rng.next_u64() % legal.len() as u64) as usize]
             }
-            Spec::Engine { tier, overrides, hash, .. } => {
-                let limits = &Spec::limits(*tier, overrides, game.position().shape());
+            Spec::Engine { tier, overrides, pace, hash, .. } => {
+                let limits = &Spec::limits(*tier, overrides, *pace, game.position().shape());
                 let searcher = &mut searchers[side];
                 if searcher.hash_mb() != *hash {
                     searcher.resize(*hash);

@@ -157,6 +157,31 @@ fn a_weights_file_changes_the_evaluation_and_a_bad_one_is_refused() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// `paced` and `unpaced` over a tier's own pacing: no tier paces its soft node limit (the same games with
+/// `unpaced` as without), `paced` plays others; an unknown word is refused.
+#[test]
+fn paced_and_unpaced_soft_limits() {
+    let games = |a: &str| {
+        let out =
+            run(&["--a", a, "--b", "expert,nodes=300", "--start", "classic", "--games", "2", "--max-plies", "24"]);
+        assert!(out.status.success(), "{a}: {}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+            .lines()
+            .filter_map(|l| match l.split_once(" ms/move, ") {
+                // A player's line: its depth and nodes a move (not its time).
+                Some((_, searched)) => Some(searched.to_string()),
+                None => l.starts_with("game ").then(|| l.rsplit(": ").next().unwrap().to_string()),
+            })
+            .collect::<Vec<_>>()
+    };
+    let master = games("master,nodes=4000,soft=1500");
+    assert_eq!(games("master,nodes=4000,soft=1500,unpaced"), master);
+    assert_ne!(games("master,nodes=4000,soft=1500,paced"), master);
+    let out = run(&["--a", "master,pacd", "--b", "random", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option \"pacd\""));
+}
+
 /// A weights file of the README (`scripts/weights/`), read for boards of `shape`.
 fn readme_weights(shape: tesseract::board::Shape, name: &str) -> tesseract::search::eval::Weights {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weights").join(name);

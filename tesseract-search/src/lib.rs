@@ -100,7 +100,7 @@
 //!   [`TimeBudget`] of a soft limit (no new iteration) and a hard limit (the search's wall-clock limit),
 //!   with a move overhead kept aside, for front ends that play on a clock (`tesseract-uci`); a
 //!   [`Stability`] paces the soft limit by what the iterations show (the best move changing or standing,
-//!   the score falling).
+//!   the score falling); [`Limits::paced`] paces a soft node limit the same way.
 //!
 //! # Bench signature
 //!

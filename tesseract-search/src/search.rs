@@ -67,6 +67,7 @@ use web_time::Instant;
 
 use crate::eval::{self, Tables, Weights};
 use crate::see;
+use crate::time::Stability;
 use crate::tt::{Bound, Entry, TableAllocError, TranspositionTable};
 
 /// The deepest line the search follows, in plies from the root.
@@ -132,6 +133,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Start no new iteration once this many nodes have been searched.
     pub soft_nodes: Option<u64>,
+    /// Pace `soft_nodes` by what the iterations show, as the UCI engine paces its soft time limit
+    /// ([`Stability`](crate::Stability)): stretched after an iteration that changed the best move or lost
+    /// score, shrunk once the best move has stood for several (×0.5 to ×2.5). Still a node count, so the
+    /// search stays reproducible; the hard limit `nodes` is not paced.
+    pub paced: bool,
     /// Wall-clock guard: stop after this long. A search that stops on it is not reproducible.
     pub time: Option<Duration>,
     /// Search only these root moves (UCI's `go searchmoves`): those of the list that are legal here, in
@@ -527,8 +533,11 @@ impl Searcher {
             }
         }
         let mut score: i32 = 0;
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
-            if depth > 1 && limits.soft_nodes.is_some_and(|soft| w.nodes >= soft) {
+            let permille = if limits.paced { stability.soft_permille() } else { 1000 };
+            if depth > 1 && limits.soft_nodes.is_some_and(|soft| w.nodes >= soft.saturating_mul(permille.into()) / 1000)
+            {
                 result.stop = StopReason::SoftNodes;
                 break;
             }
@@ -569,6 +578,7 @@ impl Searcher {
             result.score = Score::from_value(score);
             result.depth = depth;
             result.pv = w.root_pv(0);
+            stability.update(result.best_move, result.score);
             let elapsed = start.elapsed();
             on_iteration(&Info {
                 depth,

@@ -76,6 +76,10 @@ pub struct TierSettings {
     pub soft_nodes: u64,
     /// The search stops at this many nodes.
     pub nodes: u64,
+    /// Whether the soft limit is paced by the iterations ([`Limits::paced`]). No tier paces it: at the
+    /// chess master's budget, pacing showed no gain against Stockfish (the README's "A paced soft node
+    /// limit (2D), tried"); set it to search a tier's budget paced.
+    pub paced: bool,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
     /// Evaluation noise in centipawns (each way).
@@ -106,6 +110,7 @@ impl Tier {
                 depth: 4,
                 soft_nodes: 10_000,
                 nodes: 30_000,
+                paced: false,
                 hash_mb: 1,
                 noise: 150,
                 time_guard: Duration::from_secs(2),
@@ -114,6 +119,7 @@ impl Tier {
                 depth: 8,
                 soft_nodes: 15_000,
                 nodes: 40_000,
+                paced: false,
                 hash_mb: 4,
                 noise: 12,
                 time_guard: Duration::from_secs(3),
@@ -122,6 +128,7 @@ impl Tier {
                 depth: 20,
                 soft_nodes: 60_000,
                 nodes: 150_000,
+                paced: false,
                 hash_mb: 8,
                 noise: 0,
                 time_guard: Duration::from_millis(3_500),
@@ -130,6 +137,7 @@ impl Tier {
                 depth: 40,
                 soft_nodes: 300_000,
                 nodes: 1_400_000,
+                paced: false,
                 hash_mb: 16,
                 noise: 0,
                 time_guard: Duration::from_millis(3_500),
@@ -192,6 +200,7 @@ impl TierSettings {
             depth: Some(self.depth),
             nodes: Some(self.nodes),
             soft_nodes: Some(self.soft_nodes),
+            paced: self.paced,
             time: None,
             root_moves: None,
         }

@@ -297,6 +297,9 @@ impl Latency {
 ///   view: ×(1 + fall/250), at most ×1.4 (a fall of 100 or more; mate scores count as ±[`Score::value`]).
 ///
 /// The product is clamped to ×0.5..=×2.5. Before the first iteration (and after one alone) it is ×1.
+///
+/// The search paces a soft node limit by the same factor when [`Limits::paced`](crate::Limits::paced)
+/// asks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stability {
     best: Option<Move>,

@@ -149,6 +149,43 @@ fn soft_limit_and_iterations() {
     }
 }
 
+/// A paced soft limit is the soft limit times `Stability`'s factor of the iterations finished so far:
+/// here the stop is worked out from the iterations of a search that is not stopped (the same iterations,
+/// since a soft limit only decides whether the next one starts) and compared with the paced search's.
+#[test]
+fn a_paced_soft_limit_follows_the_iterations() {
+    let soft = 20_000;
+    let mut differs = false;
+    for pos in [
+        start::chess(),
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9".parse().unwrap(),
+        "8/5pk1/6p1/3P4/2K5/8/5PPP/8 w - - 0 40".parse().unwrap(),
+        start::tesseract(start::Army::Light),
+    ] {
+        let options = Options::default();
+        let mut iterations = Vec::new();
+        Searcher::new(4).search(&pos, &[], &Limits { nodes: Some(10 * soft), ..Limits::default() }, &options, |i| {
+            iterations.push((i.depth, i.nodes, i.pv.first().copied(), i.score));
+        });
+        let mut stability = tesseract_search::Stability::default();
+        let mut expected = None;
+        for &(depth, nodes, best, score) in &iterations {
+            stability.update(best, score);
+            if nodes >= soft * u64::from(stability.soft_permille()) / 1000 {
+                expected = Some((depth, nodes));
+                break;
+            }
+        }
+        let (depth, nodes) = expected.expect("the unstopped search goes past every paced limit");
+        let paced = Limits { soft_nodes: Some(soft), paced: true, ..Limits::default() };
+        let r = Searcher::new(4).search(&pos, &[], &paced, &options, |_| {});
+        assert_eq!((r.stop, r.depth, r.nodes), (StopReason::SoftNodes, depth, nodes), "{pos}");
+        let plain = Searcher::new(4).search(&pos, &[], &Limits { paced: false, ..paced }, &options, |_| {});
+        differs |= plain.depth != r.depth;
+    }
+    assert!(differs, "pacing changed no search here");
+}
+
 #[test]
 fn stop_flag_and_time_guard() {
     let pos = start::tesseract(start::Army::Standard);
@@ -307,6 +344,13 @@ fn each_board_has_its_tiers() {
         budgets(Shape::CHESS),
         [(3, 1_000, 3_000, 150), (8, 1_500, 5_000, 12), (40, 6_000, 20_000, 0), (40, 300_000, 1_400_000, 0)]
     );
+    // No tier paces its soft limit by the iterations (tesseract-search's README, "A paced soft node limit
+    // (2D), tried"); a tier's settings paced give a paced budget.
+    for shape in [Shape::CHESS, Shape::TESSERACT] {
+        assert!(Tier::ALL.iter().all(|t| !t.settings_on(shape).paced && !t.settings_on(shape).budget().paced));
+    }
+    let paced = tesseract_search::TierSettings { paced: true, ..Tier::Master.settings_on(Shape::CHESS) };
+    assert_eq!(paced.budget(), Limits { paced: true, ..Tier::Master.settings_on(Shape::CHESS).budget() });
     // A game's engine move uses its board's budget: the expert from the chess start stops within 20,000
     // nodes (with 4D's budget it would go on to the soft limit of 60,000).
     let mut searcher = Searcher::new(1);
