@@ -201,7 +201,8 @@ impl Spec {
     }
 
     /// An engine's limits on a board of `shape`: the tier's deterministic budget there (chess and Chess960
-    /// have their own for the lower tiers), with the spec's `nodes`, `soft` and `depth` over it.
+    /// have their own for the lower tiers), with the spec's `nodes`, `soft`, `depth` and `paced` or `unpaced`
+    /// over it.
     fn limits(tier: Tier, overrides: &Limits, pace: Option<bool>, shape: Shape) -> Limits {
         let budget = tier.settings_on(shape).budget();
         Limits {

@@ -216,8 +216,9 @@ python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-708b
 python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-singular-dd63838_*seed*.txt \
     | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +24 =27 -29 (46.9% of 80 vs 2300): Elo 2278 \[2214, 2341\]' \
     || { echo "the singular extensions' games at the master's node budget do not rate as the README says"; exit 1; }
-# The soft limit paced by the iterations (a build of 5d1bcef with the chess master paced, not adopted): 80 games.
-python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-paced-5d1bcef_*seed*.txt \
+# The soft limit paced by the iterations (db191c2 with the chess master paced by the patch beside the games, not
+# adopted), the same openings: 80 games.
+python3 scripts/rate_uci.py tesseract-uci/data/after-issue-34/master-budget-paced-db191c2_*seed*.txt \
     | grep -qx 'Tier=master A at 100000000 nodes, B on 10+0.1: 80 games +17 =36 -27 (43.8% of 80 vs 2300): Elo 2256 \[2198, 2313\]' \
     || { echo "the paced master's games at its node budget do not rate as the README says"; exit 1; }
 # scripts/where_lost.py judges the expert's moves of the master-expert games (+17 =3 -0) with tesseract-uci

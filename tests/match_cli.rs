@@ -162,8 +162,20 @@ fn a_weights_file_changes_the_evaluation_and_a_bad_one_is_refused() {
 #[test]
 fn paced_and_unpaced_soft_limits() {
     let games = |a: &str| {
-        let out =
-            run(&["--a", a, "--b", "expert,nodes=300", "--start", "classic", "--games", "2", "--max-plies", "24"]);
+        let out = run(&[
+            "--a",
+            a,
+            "--b",
+            "expert,nodes=300",
+            "--start",
+            "classic",
+            "--games",
+            "2",
+            "--max-plies",
+            "24",
+            "--threads",
+            "1",
+        ]);
         assert!(out.status.success(), "{a}: {}", String::from_utf8_lossy(&out.stderr));
         stdout(&out)
             .lines()

@@ -136,7 +136,8 @@ pub struct Limits {
     /// Pace `soft_nodes` by what the iterations show, as the UCI engine paces its soft time limit
     /// ([`Stability`](crate::Stability)): stretched after an iteration that changed the best move or lost
     /// score, shrunk once the best move has stood for several (×0.5 to ×2.5). Still a node count, so the
-    /// search stays reproducible; the hard limit `nodes` is not paced.
+    /// search stays reproducible; the hard limit `nodes` is not paced, and without `soft_nodes` this does
+    /// nothing.
     pub paced: bool,
     /// Wall-clock guard: stop after this long. A search that stops on it is not reproducible.
     pub time: Option<Duration>,
@@ -535,9 +536,8 @@ impl Searcher {
         let mut score: i32 = 0;
         let mut stability = Stability::default();
         for depth in 1..=max_depth {
-            let permille = if limits.paced { stability.soft_permille() } else { 1000 };
-            if depth > 1 && limits.soft_nodes.is_some_and(|soft| w.nodes >= soft.saturating_mul(permille.into()) / 1000)
-            {
+            let soft = limits.soft_nodes.map(|soft| if limits.paced { paced(soft, &stability) } else { soft });
+            if depth > 1 && soft.is_some_and(|soft| w.nodes >= soft) {
                 result.stop = StopReason::SoftNodes;
                 break;
             }
@@ -605,6 +605,11 @@ impl Searcher {
         result.nodes = w.nodes;
         result
     }
+}
+
+/// A soft node limit paced by the iterations so far ([`Limits::paced`]), at most `u64::MAX`.
+fn paced(soft: u64, stability: &Stability) -> u64 {
+    u64::try_from(u128::from(soft) * u128::from(stability.soft_permille()) / 1000).unwrap_or(u64::MAX)
 }
 
 /// The tables' answer at the root: their best move, the exact score (mate in moves, or 0 for a draw) and
